@@ -1,0 +1,107 @@
+// The //DL: annotation: the contract between dl-annotate and the runtime.
+// Grammar and meaning: docs/annotation.md. Parsing here is shared by both sides.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dl/layout.hpp"
+
+namespace dl {
+
+/// A dimension expression: global_size(d), local_size(d), num_groups(d), integer
+/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses.
+class Expr {
+ public:
+  struct Env {
+    std::array<std::uint64_t, 3> global_size{1, 1, 1};
+    std::array<std::uint64_t, 3> local_size{1, 1, 1};  // 0 = not given by the launch
+    std::array<std::uint64_t, 3> num_groups{1, 1, 1};
+    /// Value of a scalar kernel argument by name; nullopt if unknown or unset.
+    std::function<std::optional<std::int64_t>(const std::string&)> scalar;
+  };
+
+  Expr();
+  ~Expr();
+  Expr(const Expr&);
+  Expr& operator=(const Expr&);
+  Expr(Expr&&) noexcept;
+  Expr& operator=(Expr&&) noexcept;
+
+  /// Parses `text`. On error returns nullopt and sets `error` (with `error_pos`, the
+  /// 0-based column in `text`).
+  static std::optional<Expr> parse(std::string_view text, std::string* error = nullptr,
+                                   std::size_t* error_pos = nullptr);
+  /// Evaluates; on failure (unknown name, division by zero, local_size not given)
+  /// returns nullopt and says why in `error`.
+  std::optional<std::int64_t> eval(const Env& env, std::string* error = nullptr) const;
+  /// Names of scalar arguments the expression reads.
+  std::vector<std::string> names() const;
+  const std::string& text() const { return text_; }
+  /// The expression in OpenCL C (get_global_size(0) ...), for generated kernels.
+  std::string to_cl() const;
+
+  struct Node;
+
+ private:
+  std::string text_;
+  std::shared_ptr<const Node> root_;
+};
+
+/// One annotated buffer argument of a kernel.
+struct BufferAnnotation {
+  std::string name;               // parameter name
+  std::vector<Expr> dims;         // [E1][E2]...: n is their product (see record_count())
+  Layout target = Layout::asta(0);  // ASTA with tile 0 = "ASTA with the runtime's T"
+  std::string marshaler;          // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
+  std::string record;             // record name (from the marshaler name or name:rec)
+  bool read_only = false;         // `const`: the kernel never writes it
+  int line = 0, column = 0;       // 1-based position of the name in the source
+};
+
+/// All annotations of one kernel.
+struct KernelAnnotation {
+  std::string kernel;
+  std::vector<std::string> params;  // parameter names, in order
+  std::vector<BufferAnnotation> buffers;
+  int line = 0;  // line of the first //DL: line
+  /// Index of parameter `name`, or -1.
+  int param_index(const std::string& name) const;
+};
+
+struct AnnotationDiagnostic {
+  int line = 0, column = 0;  // 1-based
+  bool error = true;
+  std::string message;
+};
+
+/// Everything found in one program source.
+struct SourceAnnotations {
+  std::vector<KernelAnnotation> kernels;
+  std::map<std::string, Record> records;  // from `//DL: record` lines
+  std::vector<AnnotationDiagnostic> diagnostics;
+  bool has_errors() const;
+  const KernelAnnotation* find(const std::string& kernel) const;
+};
+
+/// Scans an OpenCL C source for //DL: lines and the kernels they precede. Never throws
+/// on bad input: problems become diagnostics, and a kernel with an erroneous
+/// annotation is left out of `kernels` (it runs untransformed).
+SourceAnnotations scan_annotations(std::string_view source);
+
+/// Number of records a buffer holds for evaluated dims: the product of all dims, except
+/// that for a flat record (one array field of S scalars) whose last dim equals S the
+/// last dim is the record itself.
+std::uint64_t record_count(const std::vector<std::int64_t>& dims, const Record* rec);
+
+/// Formats one buffer clause back to text (`f[global_size(0)] -> ASTA AOS2ASTA_foo`).
+std::string format_clause(const BufferAnnotation& b);
+
+}  // namespace dl

@@ -1,0 +1,166 @@
+// DL layout core: record descriptions and layout maps.
+//
+// A record is a C struct laid out with OpenCL C rules. DL cuts it into *slots*: every
+// scalar or vector element of every field is one slot, and every padding gap is cut
+// into naturally aligned pieces that are slots too. Slots cover the record's bytes
+// exactly, so every layout below is a permutation of the buffer's bytes and every
+// conversion is bit-exact, padding included.
+//
+// Layouts are all instances of one map, ASTA with tile width W:
+//
+//   offset(i, slot) = (i / T) * T * R  +  w(i) * o  +  (i % T) * z
+//
+// where R = sizeof(record), o and z are the slot's offset and size in the record,
+// and w(i) = T for full tiles and n % T for the last, partial tile. AoS is T = 1, DA
+// (one array per slot, back to back) is T >= n. The last tile of an ASTA buffer whose
+// n is not a multiple of T is therefore a mini-DA of n % T records.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dl {
+
+/// A shape problem found at run time (bad record description, bad layout text...).
+class LayoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Scalar : std::uint8_t {
+  Char, UChar, Short, UShort, Half, Int, UInt, Float, Long, ULong, Double
+};
+
+std::size_t scalar_size(Scalar s);
+/// OpenCL C spelling: "char", "uchar", ..., "double".
+const char* scalar_name(Scalar s);
+/// Accepts OpenCL C names (also "unsigned int" style and <stdint.h> names).
+bool parse_scalar(std::string_view text, Scalar& out);
+
+/// A field as the user declares it: `float4 pos;` is {Float, 4, 1}, `int v[3]` is
+/// {Int, 1, 3}. `align` overrides natural alignment (0 = natural).
+struct FieldSpec {
+  std::string name;
+  Scalar type = Scalar::Float;
+  unsigned vector_width = 1;  // 1, 2, 3, 4, 8, 16 (3 is stored as 4, OpenCL C rules)
+  unsigned count = 1;         // fixed array length
+  std::size_t align = 0;
+};
+
+/// A field as laid out.
+struct Field {
+  std::string name;
+  Scalar type = Scalar::Float;
+  unsigned vector_width = 1;
+  unsigned count = 1;
+  std::size_t offset = 0;     // bytes from the record start
+  std::size_t elem_size = 0;  // bytes of one element (a scalar or a whole vector)
+  std::size_t align = 0;
+};
+
+/// A run of bytes that moves as one unit between layouts.
+struct Slot {
+  std::size_t offset = 0;  // in the record
+  std::size_t size = 0;    // 1, 2, 4, 8, ... (power of two)
+  int field = -1;          // index into fields(), -1 for padding
+  unsigned element = 0;    // element of an array field
+};
+
+class Record {
+ public:
+  Record() = default;
+  /// Lays fields out with OpenCL C rules (natural alignment, size rounded up to the
+  /// record's alignment). `packed` drops all padding; `align` raises the record's
+  /// alignment (as __attribute__((aligned(N))) does). Throws LayoutError.
+  static Record make(std::string name, const std::vector<FieldSpec>& fields,
+                     bool packed = false, std::size_t align = 0);
+  /// A record given by explicit offsets and total size (as a compiler reports them).
+  /// Fields must not overlap and must fit; gaps become padding slots.
+  static Record from_layout(std::string name, std::vector<Field> fields, std::size_t size,
+                            std::size_t align);
+  /// S scalars of one type: the record of a flat array with a small fastest dimension.
+  static Record uniform(std::string name, Scalar type, unsigned count);
+
+  const std::string& name() const { return name_; }
+  const std::vector<Field>& fields() const { return fields_; }
+  const std::vector<Slot>& slots() const { return slots_; }
+  std::size_t size() const { return size_; }
+  std::size_t align() const { return align_; }
+  /// Largest power of two dividing every slot size: the unit marshaling kernels move.
+  std::size_t unit() const { return unit_; }
+  /// True when every slot has the same size.
+  bool uniform_slots() const;
+
+  /// Canonical one-line text, parsed back by parse(): the annotation's record form.
+  ///   foo 8 4 float:bar@0 int:baz@4
+  ///   name size align then type[xW][*N]:name@offset per field.
+  std::string describe() const;
+  static Record parse(std::string_view text);
+  /// OpenCL C declaration `typedef struct {...} name;` (explicit padding members).
+  std::string to_cl() const;
+
+  bool operator==(const Record& o) const { return describe() == o.describe(); }
+  bool operator!=(const Record& o) const { return !(*this == o); }
+
+ private:
+  void finish();
+  std::string name_;
+  std::vector<Field> fields_;
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  std::size_t align_ = 1;
+  std::size_t unit_ = 1;
+};
+
+enum class LayoutKind : std::uint8_t { AoS, DA, ASTA };
+
+struct Layout {
+  LayoutKind kind = LayoutKind::AoS;
+  std::uint32_t tile = 1;  // T, meaningful for ASTA
+
+  static Layout aos() { return {LayoutKind::AoS, 1}; }
+  static Layout da() { return {LayoutKind::DA, 0}; }
+  static Layout asta(std::uint32_t t) { return {LayoutKind::ASTA, t}; }
+
+  /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T.
+  std::size_t width(std::size_t n) const;
+  /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA).
+  bool same_map(const Layout& o, std::size_t n) const { return width(n) == o.width(n); }
+  std::string str() const;  // "AoS", "DA", "ASTA(32)"
+  static Layout parse(std::string_view text);  // inverse of str(); throws LayoutError
+
+  bool operator==(const Layout& o) const { return kind == o.kind && (kind != LayoutKind::ASTA || tile == o.tile); }
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+};
+
+/// Byte offset of slot-run (slot offset o, slot size z) of record i in a buffer of n
+/// records of size R stored with tile width W (see the file comment).
+inline std::size_t tiled_offset(std::size_t W, std::size_t n, std::size_t R, std::size_t i,
+                                std::size_t o, std::size_t z) {
+  const std::size_t tile = i / W;
+  const std::size_t base = tile * W;
+  const std::size_t w = (n - base < W) ? n - base : W;
+  return base * R + w * o + (i - base) * z;
+}
+
+/// Byte offset of slot `slot` of record `i` in layout `l`.
+std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,
+                        std::size_t slot);
+
+/// Bytes a buffer of n records takes: n * size() in every layout.
+inline std::size_t buffer_bytes(const Record& r, std::size_t n) { return n * r.size(); }
+
+/// The generic converter (the test oracle): copies n records from `src` in layout
+/// `from` to `dst` in layout `to`. `src` and `dst` must not overlap.
+void convert(const Record& r, std::size_t n, const Layout& from, const void* src,
+             const Layout& to, void* dst);
+
+/// Same, in place (through a temporary).
+void convert_in_place(const Record& r, std::size_t n, const Layout& from, const Layout& to,
+                      void* data);
+
+}  // namespace dl

@@ -1,0 +1,118 @@
+// Explicit in-place marshaling on an OpenCL device: the library interface of DL.
+//
+//   dl::Marshaler m(context, device);
+//   auto rec = dl::Record::make("particle", {{"pos", dl::Scalar::Float, 4}, ...});
+//   auto r = m.enqueue(queue, buffer, 0, rec, n, dl::Layout::aos(), dl::Layout::asta(32));
+//   if (r.status != CL_SUCCESS) ... r.error says why; the buffer is untouched.
+//
+// Every conversion is in place (at most a small scratch, see Plan::extra_bytes) unless
+// Algorithm::OutOfPlace is asked for, bit-exact, for any record, any n, both directions.
+#pragma once
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dl/layout.hpp"
+
+namespace dl {
+
+enum class Algorithm : std::uint8_t {
+  Auto,            // the planner chooses
+  BarrierSync,     // AoS <-> ASTA: whole tiles through local memory, one barrier
+  PttwacInstance,  // AoS <-> ASTA: cycle following inside one ASTA instance, done bits in local memory
+  Pttwac,          // DA <-> ASTA: tile-level cycle following with atomic done flags (paper Alg. 1)
+  Pipt,            // DA <-> ASTA: one work-group per cycle (baseline)
+  Segmented,       // DA <-> ASTA: race-free segmented cycle following with a bounded scratch
+  OutOfPlace,      // any -> any through a temporary buffer (reference)
+};
+
+const char* algorithm_name(Algorithm a);
+/// Accepts the names algorithm_name() prints ("barrier-sync", "pttwac", ...).
+bool parse_algorithm(std::string_view text, Algorithm& out);
+
+/// What the planner needs to know of a device.
+struct DeviceLimits {
+  std::size_t max_work_group_size = 256;
+  std::size_t local_mem_bytes = 32 * 1024;
+  std::size_t max_alloc_bytes = 0;
+  cl_uint compute_units = 1;
+  bool gpu = false;
+};
+
+/// One enqueued kernel sequence of a plan.
+struct PlanStep {
+  Algorithm algorithm = Algorithm::Auto;
+  Layout from, to;
+};
+
+/// What a conversion will do, decided without touching the device.
+struct Plan {
+  bool ok = false;
+  std::string reason;            // why it was refused, when !ok
+  std::vector<PlanStep> steps;   // AoS <-> DA takes two, ASTA(a) <-> ASTA(b) goes through AoS
+  std::size_t extra_bytes = 0;   // device memory allocated for the conversion (flags, scratch)
+  std::size_t bytes_moved = 0;   // bytes read + written by the kernels (throughput accounting)
+};
+
+struct MarshalResult {
+  cl_int status = CL_SUCCESS;
+  std::string error;  // why, when status != CL_SUCCESS (nothing was enqueued then)
+  Plan plan;
+  cl_uint kernels = 0;  // kernels enqueued
+};
+
+/// Converts buffers of one context and device. Thread-safe. Programs are built once per
+/// (record shape, T, algorithm) and cached; scratch is allocated per call and released
+/// when the conversion's last kernel completes.
+class Marshaler {
+ public:
+  /// `api`: the OpenCL entry points used for every call (the interposer passes its table
+  /// of real entry points); nullptr uses the ICD loader's.
+  Marshaler(cl_context context, cl_device_id device, const cl_icd_dispatch* api = nullptr);
+  ~Marshaler();
+  Marshaler(const Marshaler&) = delete;
+  Marshaler& operator=(const Marshaler&) = delete;
+
+  const DeviceLimits& limits() const;
+
+  /// Decides how `from` -> `to` for n records would run. `algorithm` forces one where it
+  /// can take the shape; otherwise the plan is refused with a reason.
+  Plan plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+            Algorithm algorithm = Algorithm::Auto) const;
+
+  /// Builds (or finds in the cache) every program `plan` needs. Build failures come back
+  /// as CL_BUILD_PROGRAM_FAILURE with the build log in `log`.
+  cl_int prepare(const Record& rec, const Plan& plan, std::string* log = nullptr);
+
+  /// Enqueues the in-place conversion of buffer bytes [offset, offset + n * rec.size())
+  /// on `queue` after `wait` events; `done` (if not null) receives an event that
+  /// completes with the last kernel. Nothing is enqueued and the buffer is untouched
+  /// unless status is CL_SUCCESS. A conversion between equal maps enqueues only a marker.
+  MarshalResult enqueue(cl_command_queue queue, cl_mem buffer, std::size_t offset,
+                        const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+                        Algorithm algorithm = Algorithm::Auto, cl_uint num_wait = 0,
+                        const cl_event* wait = nullptr, cl_event* done = nullptr);
+
+  /// The ASTA tile width the planner recommends on this device.
+  std::uint32_t preferred_tile() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The entry points of the ICD loader this library was linked with.
+const cl_icd_dispatch& loader_dispatch();
+
+}  // namespace dl

@@ -1,0 +1,385 @@
+// Scanner for //DL: annotations and the kernels they precede (docs/annotation.md).
+#include "dl/annotation.hpp"
+
+#include <cctype>
+#include <set>
+
+namespace dl {
+namespace {
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+struct Line {
+  int number = 0;
+  std::size_t begin = 0;  // offset of the line in the source
+  std::string_view text;
+};
+
+/// Source with comments and string literals blanked (same length, newlines kept), so
+/// that kernel signatures can be found with plain text search.
+std::string blank_comments(std::string_view s) {
+  std::string o(s);
+  std::size_t i = 0;
+  while (i < o.size()) {
+    if (o.compare(i, 2, "//") == 0) {
+      while (i < o.size() && o[i] != '\n') o[i++] = ' ';
+    } else if (o.compare(i, 2, "/*") == 0) {
+      std::size_t e = o.find("*/", i + 2);
+      e = e == std::string::npos ? o.size() : e + 2;
+      for (; i < e; ++i)
+        if (o[i] != '\n') o[i] = ' ';
+    } else if (o[i] == '"' || o[i] == '\'') {
+      char q = o[i++];
+      while (i < o.size() && o[i] != q && o[i] != '\n') {
+        if (o[i] == '\\' && i + 1 < o.size()) o[i++] = ' ';
+        o[i++] = ' ';
+      }
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  return o;
+}
+
+struct KernelSig {
+  std::string name;
+  std::vector<std::string> params;
+  std::size_t offset = 0;
+};
+
+/// Finds `__kernel`/`kernel` function definitions (and declarations) in blanked text.
+std::vector<KernelSig> find_kernels(const std::string& b) {
+  std::vector<KernelSig> out;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    std::size_t kw = 0;
+    if (b.compare(i, 8, "__kernel") == 0) kw = 8;
+    else if (b.compare(i, 6, "kernel") == 0) kw = 6;
+    if (!kw || (i > 0 && is_ident(b[i - 1])) || (i + kw < b.size() && is_ident(b[i + kw]))) continue;
+    std::size_t open = b.find('(', i + kw);
+    if (open == std::string::npos) break;
+    // Skip __attribute__((...)) groups between the keyword and the name.
+    std::size_t j = i + kw;
+    std::string head;
+    while (j < b.size()) {
+      std::size_t at = b.find("__attribute__", j);
+      if (at != std::string::npos && at < open) {
+        std::size_t p = b.find('(', at);
+        int depth = 0;
+        std::size_t k = p;
+        for (; k < b.size(); ++k) {
+          if (b[k] == '(') ++depth;
+          else if (b[k] == ')' && --depth == 0) break;
+        }
+        head += b.substr(j, at - j);
+        j = k + 1;
+        open = b.find('(', j);
+        if (open == std::string::npos) return out;
+        continue;
+      }
+      head += b.substr(j, open - j);
+      break;
+    }
+    std::size_t e = head.find_last_not_of(" \t\r\n");
+    if (e == std::string::npos) continue;
+    std::size_t s = e;
+    while (s > 0 && is_ident(head[s - 1])) --s;
+    KernelSig k;
+    k.name = head.substr(s, e - s + 1);
+    k.offset = i;
+    int depth = 0;
+    std::size_t p = open, start = open + 1;
+    for (; p < b.size(); ++p) {
+      char c = b[p];
+      if (c == '(' || c == '[') ++depth;
+      else if (c == ')' || c == ']') {
+        if (--depth == 0) break;
+      } else if (c == ',' && depth == 1) {
+        k.params.push_back(b.substr(start, p - start));
+        start = p + 1;
+      }
+    }
+    if (p > start) k.params.push_back(b.substr(start, p - start));
+    for (auto& param : k.params) {
+      std::string t = param;
+      std::size_t br = t.find('[');
+      if (br != std::string::npos) t.resize(br);
+      std::size_t pe = t.find_last_not_of(" \t\r\n");
+      std::size_t ps = pe == std::string::npos ? 0 : pe;
+      while (ps > 0 && is_ident(t[ps - 1])) --ps;
+      param = pe == std::string::npos ? std::string() : t.substr(ps, pe - ps + 1);
+    }
+    if (k.params.size() == 1 && (k.params[0] == "void" || k.params[0].empty())) k.params.clear();
+    out.push_back(std::move(k));
+    i = p;
+  }
+  return out;
+}
+
+class ClauseParser {
+ public:
+  ClauseParser(std::string_view text, int line, int col0, std::vector<AnnotationDiagnostic>& d)
+      : t_(text), line_(line), col0_(col0), diags_(d) {}
+
+  /// Parses `AoS: buf, buf ... ; AoS: ...`. Returns false after reporting an error.
+  bool parse(std::vector<BufferAnnotation>& out) {
+    while (true) {
+      skip();
+      if (i_ >= t_.size()) return true;
+      if (!word("AoS") && !word("aos")) return error("expected 'AoS:' (the layout the host keeps)");
+      skip();
+      if (!eat(':')) return error("expected ':' after 'AoS'");
+      while (true) {
+        BufferAnnotation b;
+        if (!buffer(b)) return false;
+        out.push_back(std::move(b));
+        skip();
+        if (eat(',')) continue;
+        break;
+      }
+      skip();
+      if (i_ >= t_.size()) return true;
+      if (!eat(';')) return error("expected ',' or ';' between buffers");
+    }
+  }
+
+ private:
+  bool buffer(BufferAnnotation& b) {
+    skip();
+    if (word("const")) b.read_only = true, skip();
+    b.column = col();
+    b.line = line_;
+    std::string name = ident();
+    if (name.empty()) return error("expected a buffer (parameter) name");
+    b.name = name;
+    skip();
+    if (eat(':')) {
+      skip();
+      b.record = ident();
+      if (b.record.empty()) return error("expected a record name after ':'");
+      skip();
+    }
+    if (i_ >= t_.size() || t_[i_] != '[') return error("expected '[' with the dimension of '" + name + "'");
+    while (i_ < t_.size() && t_[i_] == '[') {
+      std::size_t start = ++i_;
+      int depth = 1;
+      while (i_ < t_.size() && depth) {
+        if (t_[i_] == '[') ++depth;
+        else if (t_[i_] == ']') --depth;
+        if (depth) ++i_;
+      }
+      if (depth) {
+        i_ = start;
+        return error("missing ']'");
+      }
+      std::string err;
+      std::size_t pos = 0;
+      auto e = Expr::parse(t_.substr(start, i_ - start), &err, &pos);
+      if (!e) {
+        i_ = start + pos;
+        return error("bad dimension expression: " + err);
+      }
+      b.dims.push_back(std::move(*e));
+      ++i_;
+      skip();
+    }
+    if (t_.compare(i_, 2, "->") == 0) {
+      i_ += 2;
+      skip();
+      std::size_t s = i_;
+      while (i_ < t_.size() && (is_ident(t_[i_]) || t_[i_] == '(' || t_[i_] == ')')) ++i_;
+      std::string lay(t_.substr(s, i_ - s));
+      if (lay == "ASTA" || lay == "asta") b.target = Layout::asta(0);
+      else {
+        try {
+          b.target = Layout::parse(lay);
+        } catch (const LayoutError&) {
+          i_ = s;
+          return error("unknown target layout '" + lay + "' (expected ASTA, ASTA(T), DA or AoS)");
+        }
+      }
+      skip();
+    }
+    std::size_t save = i_;
+    std::string m = ident();
+    if (!m.empty()) {
+      if (m.rfind("AOS2ASTA_", 0) == 0) {
+        if (b.target.kind != LayoutKind::ASTA) b.target = Layout::asta(0);
+        if (b.record.empty()) b.record = m.substr(9);
+      } else if (m.rfind("AOS2DA_", 0) == 0) {
+        b.target = Layout::da();
+        if (b.record.empty()) b.record = m.substr(7);
+      } else {
+        i_ = save;
+        return error("unknown word '" + m + "' (expected a marshaler such as AOS2ASTA_" +
+                     (b.record.empty() ? std::string("foo") : b.record) + ")");
+      }
+      b.marshaler = m;
+    }
+    return true;
+  }
+  void skip() {
+    while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_]))) ++i_;
+  }
+  bool eat(char c) {
+    if (i_ < t_.size() && t_[i_] == c) return ++i_, true;
+    return false;
+  }
+  bool word(std::string_view w) {
+    if (t_.compare(i_, w.size(), w) == 0 && (i_ + w.size() >= t_.size() || !is_ident(t_[i_ + w.size()])))
+      return i_ += w.size(), true;
+    return false;
+  }
+  std::string ident() {
+    std::size_t s = i_;
+    if (i_ < t_.size() && (std::isalpha(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
+      while (i_ < t_.size() && is_ident(t_[i_])) ++i_;
+    return std::string(t_.substr(s, i_ - s));
+  }
+  int col() const { return col0_ + static_cast<int>(i_); }
+  bool error(std::string m) {
+    diags_.push_back({line_, col(), true, std::move(m)});
+    return false;
+  }
+
+  std::string_view t_;
+  std::size_t i_ = 0;
+  int line_, col0_;
+  std::vector<AnnotationDiagnostic>& diags_;
+};
+
+}  // namespace
+
+int KernelAnnotation::param_index(const std::string& name) const {
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (params[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+bool SourceAnnotations::has_errors() const {
+  for (const auto& d : diagnostics)
+    if (d.error) return true;
+  return false;
+}
+
+const KernelAnnotation* SourceAnnotations::find(const std::string& kernel) const {
+  for (const auto& k : kernels)
+    if (k.kernel == kernel) return &k;
+  return nullptr;
+}
+
+SourceAnnotations scan_annotations(std::string_view src) {
+  SourceAnnotations out;
+  const std::string blanked = blank_comments(src);
+  const std::vector<KernelSig> sigs = find_kernels(blanked);
+
+  // Collect //DL: lines.
+  struct Pending {
+    int line;
+    std::size_t offset;
+    std::vector<BufferAnnotation> buffers;
+    bool bad;
+  };
+  std::vector<Pending> pending;
+  int number = 1;
+  for (std::size_t pos = 0; pos <= src.size();) {
+    std::size_t end = src.find('\n', pos);
+    if (end == std::string_view::npos) end = src.size();
+    std::string_view line = src.substr(pos, end - pos);
+    std::size_t lead = line.find_first_not_of(" \t");
+    if (lead != std::string_view::npos && line.compare(lead, 5, "//DL:") == 0) {
+      std::string_view body = line.substr(lead + 5);
+      int col0 = static_cast<int>(lead + 5) + 1;
+      std::size_t w = body.find_first_not_of(" \t");
+      if (w != std::string_view::npos && body.compare(w, 6, "record") == 0 &&
+          (w + 6 == body.size() || body[w + 6] == ' ' || body[w + 6] == '\t')) {
+        try {
+          Record r = Record::parse(body.substr(w + 6));
+          out.records[r.name()] = r;
+        } catch (const LayoutError& e) {
+          out.diagnostics.push_back({number, col0 + static_cast<int>(w), true, e.what()});
+        }
+      } else {
+        Pending p{number, pos, {}, false};
+        ClauseParser cp(body, number, col0, out.diagnostics);
+        p.bad = !cp.parse(p.buffers);
+        pending.push_back(std::move(p));
+      }
+    }
+    number++;
+    pos = end + 1;
+  }
+
+  // Bind each //DL: line to the first kernel after it.
+  std::set<std::string> broken;
+  std::size_t next_sig = 0;
+  for (const auto& p : pending) {
+    while (next_sig < sigs.size() && sigs[next_sig].offset < p.offset) ++next_sig;
+    if (next_sig == sigs.size()) {
+      out.diagnostics.push_back({p.line, 1, true, "//DL: annotation is not followed by a kernel"});
+      continue;
+    }
+    const KernelSig& sig = sigs[next_sig];
+    KernelAnnotation* k = nullptr;
+    for (auto& existing : out.kernels)
+      if (existing.kernel == sig.name) k = &existing;
+    if (!k) {
+      out.kernels.push_back({sig.name, sig.params, {}, p.line});
+      k = &out.kernels.back();
+    }
+    bool bad = p.bad;
+    for (const auto& b : p.buffers) {
+      if (k->param_index(b.name) < 0) {
+        out.diagnostics.push_back({b.line, b.column, true,
+                                   "'" + b.name + "' is not a parameter of kernel '" + sig.name + "'"});
+        bad = true;
+      }
+      for (const auto& d : b.dims)
+        for (const auto& n : d.names())
+          if (k->param_index(n) < 0) {
+            out.diagnostics.push_back({b.line, b.column, true,
+                                       "dimension of '" + b.name + "' names '" + n +
+                                           "', which is not a parameter of kernel '" + sig.name + "'"});
+            bad = true;
+          }
+    }
+    if (bad) {
+      // A kernel with a broken annotation runs untransformed: drop it entirely.
+      broken.insert(sig.name);
+      continue;
+    }
+    k->buffers.insert(k->buffers.end(), p.buffers.begin(), p.buffers.end());
+  }
+  std::vector<KernelAnnotation> good;
+  for (auto& k : out.kernels)
+    if (!broken.count(k.kernel)) good.push_back(std::move(k));
+  out.kernels = std::move(good);
+  return out;
+}
+
+std::uint64_t record_count(const std::vector<std::int64_t>& dims, const Record* rec) {
+  std::uint64_t n = 1;
+  std::size_t used = dims.size();
+  if (rec && dims.size() >= 2 && rec->fields().size() == 1 && rec->fields()[0].vector_width == 1 &&
+      dims.back() == static_cast<std::int64_t>(rec->fields()[0].count))
+    --used;
+  for (std::size_t i = 0; i < used; ++i) {
+    if (dims[i] < 0) return 0;
+    n *= static_cast<std::uint64_t>(dims[i]);
+  }
+  return n;
+}
+
+std::string format_clause(const BufferAnnotation& b) {
+  std::string s = b.read_only ? "const " : "";
+  s += b.name;
+  for (const auto& d : b.dims) s += "[" + d.text() + "]";
+  if (b.target.kind == LayoutKind::DA) s += " -> DA";
+  else if (b.target.kind == LayoutKind::AoS) s += " -> AoS";
+  else if (b.target.tile) s += " -> " + b.target.str();
+  else s += " -> ASTA";
+  if (!b.marshaler.empty()) s += " " + b.marshaler;
+  return s;
+}
+
+}  // namespace dl

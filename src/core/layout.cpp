@@ -1,0 +1,333 @@
+// Record layout with OpenCL C rules, slot decomposition, layout maps, CPU converter.
+#include "dl/layout.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "dl/cycles.hpp"
+
+namespace dl {
+namespace {
+
+struct ScalarInfo {
+  Scalar s;
+  const char* name;
+  std::size_t size;
+};
+
+constexpr ScalarInfo kScalars[] = {
+    {Scalar::Char, "char", 1},   {Scalar::UChar, "uchar", 1},   {Scalar::Short, "short", 2},
+    {Scalar::UShort, "ushort", 2}, {Scalar::Half, "half", 2},   {Scalar::Int, "int", 4},
+    {Scalar::UInt, "uint", 4},   {Scalar::Float, "float", 4},   {Scalar::Long, "long", 8},
+    {Scalar::ULong, "ulong", 8}, {Scalar::Double, "double", 8},
+};
+
+struct Alias {
+  const char* text;
+  Scalar s;
+};
+constexpr Alias kAliases[] = {
+    {"signed char", Scalar::Char},       {"unsigned char", Scalar::UChar},
+    {"unsigned short", Scalar::UShort},  {"unsigned int", Scalar::UInt},
+    {"unsigned", Scalar::UInt},          {"unsigned long", Scalar::ULong},
+    {"int8_t", Scalar::Char},            {"uint8_t", Scalar::UChar},
+    {"int16_t", Scalar::Short},          {"uint16_t", Scalar::UShort},
+    {"int32_t", Scalar::Int},            {"uint32_t", Scalar::UInt},
+    {"int64_t", Scalar::Long},           {"uint64_t", Scalar::ULong},
+    {"bool", Scalar::UChar},
+};
+
+bool is_pow2(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::size_t vector_storage(unsigned width) { return width == 3 ? 4 : width; }
+
+void check_vector_width(unsigned w, const std::string& field) {
+  if (w != 1 && w != 2 && w != 3 && w != 4 && w != 8 && w != 16)
+    throw LayoutError("field '" + field + "': vector width " + std::to_string(w) +
+                      " is not one of 1, 2, 3, 4, 8, 16");
+}
+
+std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+std::size_t scalar_size(Scalar s) {
+  for (const auto& i : kScalars)
+    if (i.s == s) return i.size;
+  return 0;
+}
+
+const char* scalar_name(Scalar s) {
+  for (const auto& i : kScalars)
+    if (i.s == s) return i.name;
+  return "?";
+}
+
+bool parse_scalar(std::string_view text, Scalar& out) {
+  for (const auto& i : kScalars)
+    if (text == i.name) return out = i.s, true;
+  for (const auto& a : kAliases)
+    if (text == a.text) return out = a.s, true;
+  return false;
+}
+
+Record Record::make(std::string name, const std::vector<FieldSpec>& specs, bool packed,
+                    std::size_t align) {
+  if (specs.empty()) throw LayoutError("record '" + name + "' has no fields");
+  if (align != 0 && !is_pow2(align))
+    throw LayoutError("record '" + name + "': alignment " + std::to_string(align) +
+                      " is not a power of two");
+  Record r;
+  r.name_ = std::move(name);
+  std::size_t off = 0;
+  std::size_t rec_align = 1;
+  for (const auto& f : specs) {
+    check_vector_width(f.vector_width, f.name);
+    if (f.count == 0) throw LayoutError("field '" + f.name + "' has zero elements");
+    Field out;
+    out.name = f.name;
+    out.type = f.type;
+    out.vector_width = f.vector_width;
+    out.count = f.count;
+    out.elem_size = scalar_size(f.type) * vector_storage(f.vector_width);
+    std::size_t a = f.align ? f.align : out.elem_size;
+    if (!is_pow2(a))
+      throw LayoutError("field '" + f.name + "': alignment " + std::to_string(a) +
+                        " is not a power of two");
+    if (packed && !f.align) a = 1;
+    out.align = a;
+    off = round_up(off, a);
+    out.offset = off;
+    off += out.elem_size * f.count;
+    rec_align = std::max(rec_align, a);
+    r.fields_.push_back(out);
+  }
+  if (align) rec_align = std::max(rec_align, align);
+  r.align_ = rec_align;
+  r.size_ = round_up(off, rec_align);
+  r.finish();
+  return r;
+}
+
+Record Record::from_layout(std::string name, std::vector<Field> fields, std::size_t size,
+                           std::size_t align) {
+  if (fields.empty()) throw LayoutError("record '" + name + "' has no fields");
+  if (!is_pow2(align)) throw LayoutError("record '" + name + "': bad alignment");
+  std::sort(fields.begin(), fields.end(),
+            [](const Field& a, const Field& b) { return a.offset < b.offset; });
+  std::size_t end = 0;
+  for (auto& f : fields) {
+    check_vector_width(f.vector_width, f.name);
+    if (f.count == 0) throw LayoutError("field '" + f.name + "' has zero elements");
+    f.elem_size = scalar_size(f.type) * vector_storage(f.vector_width);
+    if (f.align == 0) f.align = f.elem_size;
+    if (f.offset < end)
+      throw LayoutError("record '" + name + "': field '" + f.name + "' overlaps the previous one");
+    end = f.offset + f.elem_size * f.count;
+  }
+  if (end > size)
+    throw LayoutError("record '" + name + "': fields end at byte " + std::to_string(end) +
+                      " past its size " + std::to_string(size));
+  if (size == 0 || size % align != 0)
+    throw LayoutError("record '" + name + "': size " + std::to_string(size) +
+                      " is not a multiple of its alignment " + std::to_string(align));
+  Record r;
+  r.name_ = std::move(name);
+  r.fields_ = std::move(fields);
+  r.size_ = size;
+  r.align_ = align;
+  r.finish();
+  return r;
+}
+
+Record Record::uniform(std::string name, Scalar type, unsigned count) {
+  std::vector<FieldSpec> f;
+  for (unsigned c = 0; c < count; ++c) f.push_back({"c" + std::to_string(c), type, 1, 1, 0});
+  return make(std::move(name), f);
+}
+
+void Record::finish() {
+  slots_.clear();
+  auto pad = [&](std::size_t from, std::size_t to) {
+    while (from < to) {
+      std::size_t p = 8;
+      while (p > 1 && (from % p != 0 || from + p > to)) p /= 2;
+      slots_.push_back({from, p, -1, 0});
+      from += p;
+    }
+  };
+  std::size_t at = 0;
+  for (std::size_t fi = 0; fi < fields_.size(); ++fi) {
+    const Field& f = fields_[fi];
+    pad(at, f.offset);
+    for (unsigned e = 0; e < f.count; ++e)
+      slots_.push_back({f.offset + e * f.elem_size, f.elem_size, static_cast<int>(fi), e});
+    at = f.offset + f.count * f.elem_size;
+  }
+  pad(at, size_);
+  // The unit is the largest power of two dividing every slot's offset and size (a
+  // packed record may hold misaligned fields; their elements still move whole).
+  unit_ = 0;
+  for (const auto& s : slots_) unit_ |= s.offset | s.size;
+  unit_ |= size_;
+  unit_ &= ~unit_ + 1;  // lowest set bit
+  if (unit_ > 16) unit_ = 16;  // kernels move at most 16 bytes (uint4) per unit
+}
+
+bool Record::uniform_slots() const {
+  for (const auto& s : slots_)
+    if (s.size != slots_.front().size) return false;
+  return true;
+}
+
+std::string Record::describe() const {
+  std::ostringstream o;
+  o << name_ << ' ' << size_ << ' ' << align_;
+  for (const auto& f : fields_) {
+    o << ' ' << scalar_name(f.type);
+    if (f.vector_width != 1) o << f.vector_width;
+    if (f.count != 1) o << '*' << f.count;
+    o << ':' << f.name << '@' << f.offset;
+  }
+  return o.str();
+}
+
+Record Record::parse(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string name;
+  std::size_t size = 0, align = 0;
+  if (!(in >> name >> size >> align))
+    throw LayoutError("record description '" + std::string(text) +
+                      "': expected 'name size align field...'");
+  std::vector<Field> fields;
+  std::string tok;
+  while (in >> tok) {
+    auto colon = tok.find(':');
+    auto at = tok.rfind('@');
+    if (colon == std::string::npos || at == std::string::npos || at < colon)
+      throw LayoutError("record field '" + tok + "': expected type[W][*N]:name@offset");
+    std::string type = tok.substr(0, colon);
+    Field f;
+    f.name = tok.substr(colon + 1, at - colon - 1);
+    try {
+      f.offset = std::stoul(tok.substr(at + 1));
+    } catch (const std::exception&) {
+      throw LayoutError("record field '" + tok + "': bad offset");
+    }
+    if (auto star = type.find('*'); star != std::string::npos) {
+      try {
+        f.count = static_cast<unsigned>(std::stoul(type.substr(star + 1)));
+      } catch (const std::exception&) {
+        throw LayoutError("record field '" + tok + "': bad element count");
+      }
+      type.resize(star);
+    }
+    std::size_t digits = type.find_first_of("0123456789");
+    if (digits != std::string::npos) {
+      f.vector_width = static_cast<unsigned>(std::stoul(type.substr(digits)));
+      type.resize(digits);
+    }
+    if (!parse_scalar(type, f.type))
+      throw LayoutError("record field '" + tok + "': unknown type '" + type + "'");
+    fields.push_back(f);
+  }
+  return from_layout(name, fields, size, align);
+}
+
+std::string Record::to_cl() const {
+  std::ostringstream o;
+  o << "typedef struct __attribute__((packed, aligned(" << align_ << "))) {\n";
+  std::size_t at = 0;
+  int pad = 0;
+  for (const auto& f : fields_) {
+    if (f.offset > at) o << "  uchar dl_pad" << pad++ << '[' << (f.offset - at) << "];\n";
+    o << "  " << scalar_name(f.type);
+    if (f.vector_width != 1) o << f.vector_width;
+    o << ' ' << f.name;
+    if (f.count != 1) o << '[' << f.count << ']';
+    o << ";\n";
+    at = f.offset + f.count * f.elem_size;
+  }
+  if (size_ > at) o << "  uchar dl_pad" << pad << '[' << (size_ - at) << "];\n";
+  o << "} " << name_ << ";\n";
+  return o.str();
+}
+
+std::size_t Layout::width(std::size_t n) const {
+  switch (kind) {
+    case LayoutKind::AoS: return 1;
+    case LayoutKind::DA: return n ? n : 1;
+    case LayoutKind::ASTA: return tile;
+  }
+  return 1;
+}
+
+std::string Layout::str() const {
+  switch (kind) {
+    case LayoutKind::AoS: return "AoS";
+    case LayoutKind::DA: return "DA";
+    case LayoutKind::ASTA: return "ASTA(" + std::to_string(tile) + ")";
+  }
+  return "?";
+}
+
+Layout Layout::parse(std::string_view t) {
+  if (t == "AoS" || t == "aos") return aos();
+  if (t == "DA" || t == "da" || t == "SoA" || t == "soa") return da();
+  for (std::string_view p : {"ASTA(", "asta("}) {
+    if (t.substr(0, p.size()) == p && t.size() > p.size() + 1 && t.back() == ')') {
+      std::string num(t.substr(p.size(), t.size() - p.size() - 1));
+      char* end = nullptr;
+      unsigned long v = std::strtoul(num.c_str(), &end, 10);
+      if (end && *end == '\0' && v >= 1 && v <= (1u << 20))
+        return asta(static_cast<std::uint32_t>(v));
+    }
+  }
+  throw LayoutError("unknown layout '" + std::string(t) + "' (expected AoS, DA or ASTA(T))");
+}
+
+std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,
+                        std::size_t slot) {
+  const Slot& s = r.slots()[slot];
+  return tiled_offset(l.width(n), n, r.size(), i, s.offset, s.size);
+}
+
+void convert(const Record& r, std::size_t n, const Layout& from, const void* src,
+             const Layout& to, void* dst) {
+  const auto* in = static_cast<const unsigned char*>(src);
+  auto* out = static_cast<unsigned char*>(dst);
+  const std::size_t wf = from.width(n), wt = to.width(n), R = r.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Slot& s : r.slots())
+      std::memcpy(out + tiled_offset(wt, n, R, i, s.offset, s.size),
+                  in + tiled_offset(wf, n, R, i, s.offset, s.size), s.size);
+}
+
+void convert_in_place(const Record& r, std::size_t n, const Layout& from, const Layout& to,
+                      void* data) {
+  std::vector<unsigned char> tmp(buffer_bytes(r, n));
+  std::memcpy(tmp.data(), data, tmp.size());
+  convert(r, n, from, tmp.data(), to, data);
+}
+
+SlotTable::SlotTable(const Record& r) {
+  const std::size_t u = r.unit();
+  for (const Slot& s : r.slots()) {
+    auto o = static_cast<std::uint32_t>(s.offset / u);
+    auto z = static_cast<std::uint32_t>(s.size / u);
+    for (std::uint32_t c = 0; c < z; ++c) {
+      start_.push_back(o);
+      size_.push_back(z);
+    }
+    if (z != 1) uniform_ = false;
+  }
+}
+
+std::vector<std::uint32_t> SlotTable::packed() const {
+  std::vector<std::uint32_t> out(start_.size());
+  for (std::size_t q = 0; q < out.size(); ++q) out[q] = (start_[q] << 16) | size_[q];
+  return out;
+}
+
+}  // namespace dl

@@ -1,0 +1,118 @@
+// The //DL: annotation grammar and dimension expressions.
+#include <gtest/gtest.h>
+
+#include "dl/annotation.hpp"
+
+namespace {
+
+dl::Expr::Env env() {
+  dl::Expr::Env e;
+  e.global_size = {1024, 8, 1};
+  e.local_size = {64, 0, 1};
+  e.num_groups = {16, 1, 1};
+  e.scalar = [](const std::string& n) -> std::optional<std::int64_t> {
+    if (n == "nx") return 100;
+    if (n == "ny") return 3;
+    return std::nullopt;
+  };
+  return e;
+}
+
+std::int64_t eval(const char* text) {
+  auto e = dl::Expr::parse(text);
+  EXPECT_TRUE(e.has_value()) << text;
+  auto v = e->eval(env());
+  EXPECT_TRUE(v.has_value()) << text;
+  return v.value_or(-1);
+}
+
+}  // namespace
+
+TEST(Expr, Evaluates) {
+  EXPECT_EQ(eval("global_size(0)"), 1024);
+  EXPECT_EQ(eval("global_size(0) * global_size(1)"), 8192);
+  EXPECT_EQ(eval("nx*ny + 2*(nx - 1) % 7"), 300 + (2 * 99) % 7);
+  EXPECT_EQ(eval("num_groups(0)*local_size(0)"), 1024);
+  EXPECT_EQ(eval("-4 + 10 / 3"), -1);
+  EXPECT_EQ(eval("get_global_size(1)"), 8);
+}
+
+TEST(Expr, ReportsErrors) {
+  std::string err;
+  std::size_t pos = 0;
+  EXPECT_FALSE(dl::Expr::parse("global_size(3)", &err, &pos));
+  EXPECT_NE(err.find("dimension"), std::string::npos);
+  EXPECT_FALSE(dl::Expr::parse("nx +", &err, &pos));
+  EXPECT_FALSE(dl::Expr::parse("(nx", &err, &pos));
+  EXPECT_FALSE(dl::Expr::parse("nx $ 2", &err, &pos));
+  EXPECT_EQ(pos, 3u);
+  auto e = dl::Expr::parse("nz * 2");
+  ASSERT_TRUE(e);
+  EXPECT_FALSE(e->eval(env(), &err));
+  EXPECT_NE(err.find("'nz'"), std::string::npos);
+  EXPECT_FALSE(dl::Expr::parse("nx / (ny - 3)")->eval(env(), &err));
+  EXPECT_NE(err.find("division by zero"), std::string::npos);
+  EXPECT_FALSE(dl::Expr::parse("local_size(1)")->eval(env(), &err));
+}
+
+TEST(Annotation, PaperForms) {
+  const char* src = R"(struct foo { float bar; int baz; };
+//DL: AoS: f[global_size(0)]
+__kernel void AoS(__global struct foo* f) { f[get_global_id(0)].bar *= 2.0f; }
+//DL: AoS: g[global_size(0)] AOS2ASTA_foo
+//DL: record foo 8 4 float:bar@0 int:baz@4
+__kernel void Other(__global struct foo* g, int n) {}
+)";
+  auto s = dl::scan_annotations(src);
+  ASSERT_FALSE(s.has_errors());
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].kernel, "AoS");
+  ASSERT_EQ(s.kernels[0].buffers.size(), 1u);
+  EXPECT_EQ(s.kernels[0].buffers[0].name, "f");
+  EXPECT_EQ(s.kernels[0].buffers[0].marshaler, "");
+  const auto* k = s.find("Other");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->params, (std::vector<std::string>{"g", "n"}));
+  EXPECT_EQ(k->buffers[0].record, "foo");
+  EXPECT_EQ(k->buffers[0].target.kind, dl::LayoutKind::ASTA);
+  ASSERT_EQ(s.records.count("foo"), 1u);
+  EXPECT_EQ(s.records.at("foo").size(), 8u);
+}
+
+TEST(Annotation, Extensions) {
+  const char* src = R"(
+//DL: AoS: a[nx*ny][19] -> DA, const b:rec[global_size(0)] -> ASTA(16); AoS: c[nx]
+__kernel __attribute__((reqd_work_group_size(64,1,1))) void k(__global float *a, __global const rec *b,
+                  __global rec* c, const int nx, int ny) {}
+)";
+  auto s = dl::scan_annotations(src);
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  ASSERT_EQ(s.kernels.size(), 1u);
+  const auto& k = s.kernels[0];
+  EXPECT_EQ(k.params.size(), 5u);
+  ASSERT_EQ(k.buffers.size(), 3u);
+  EXPECT_EQ(k.buffers[0].dims.size(), 2u);
+  EXPECT_EQ(k.buffers[0].target, dl::Layout::da());
+  EXPECT_TRUE(k.buffers[1].read_only);
+  EXPECT_EQ(k.buffers[1].record, "rec");
+  EXPECT_EQ(k.buffers[1].target, dl::Layout::asta(16));
+  EXPECT_EQ(k.buffers[2].name, "c");
+  auto flat = dl::Record::make("g19", {{"v", dl::Scalar::Float, 1, 19}});
+  EXPECT_EQ(dl::record_count({300, 19}, &flat), 300u);
+  EXPECT_EQ(dl::record_count({300, 4}, &flat), 1200u);
+}
+
+TEST(Annotation, MalformedIsDiagnosedAndDropped) {
+  const char* src = "//DL: AoS: f[global_size(0]\n__kernel void a(__global float* f) {}\n"
+                    "//DL: AoS: q[4]\n__kernel void b(__global float* f) {}\n"
+                    "//DL: SoA: f[4]\n__kernel void c(__global float* f) {}\n"
+                    "//DL: AoS: f[n]\n__kernel void d(__global float* f) {}\n"
+                    "//DL: AoS: f[4] WHATEVER\n__kernel void e(__global float* f) {}\n"
+                    "//DL: record r 3 4 float:x@0\n"
+                    "//DL: AoS: f[8]\n";
+  auto s = dl::scan_annotations(src);
+  EXPECT_TRUE(s.kernels.empty());
+  ASSERT_GE(s.diagnostics.size(), 7u);
+  EXPECT_EQ(s.diagnostics[0].line, 1);
+  for (const auto& d : s.diagnostics) EXPECT_FALSE(d.message.empty());
+}

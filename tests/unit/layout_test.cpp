@@ -1,0 +1,113 @@
+// Layout core: OpenCL C struct rules, slots, layout maps, the CPU oracle.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "dl/layout.hpp"
+
+using dl::FieldSpec;
+using dl::Layout;
+using dl::Record;
+using dl::Scalar;
+
+TEST(Record, OpenClStructRules) {
+  Record r = Record::make("foo", {{"a", Scalar::Char}, {"d", Scalar::Double}, {"s", Scalar::Short}});
+  EXPECT_EQ(r.fields()[1].offset, 8u);
+  EXPECT_EQ(r.fields()[2].offset, 16u);
+  EXPECT_EQ(r.size(), 24u);
+  EXPECT_EQ(r.align(), 8u);
+  // Slots cover every byte exactly once, in order.
+  std::size_t at = 0;
+  for (const auto& s : r.slots()) {
+    EXPECT_EQ(s.offset, at);
+    EXPECT_EQ(s.offset % s.size, 0u);
+    at += s.size;
+  }
+  EXPECT_EQ(at, r.size());
+  EXPECT_EQ(r.unit(), 1u);
+}
+
+TEST(Record, VectorsArraysAndPacking) {
+  Record r = Record::make("p", {{"pos", Scalar::Float, 4}, {"vel", Scalar::Float, 3},
+                                {"mass", Scalar::Float}, {"id", Scalar::Int}});
+  EXPECT_EQ(r.fields()[1].offset, 16u);  // float3 takes 16 bytes
+  EXPECT_EQ(r.size(), 48u);
+  EXPECT_EQ(r.align(), 16u);
+  Record packed = Record::make("q", {{"c", Scalar::Char}, {"f", Scalar::Float}}, true);
+  EXPECT_EQ(packed.size(), 5u);
+  EXPECT_EQ(packed.fields()[1].offset, 1u);
+  Record arr = Record::make("a", {{"v", Scalar::Float, 1, 3}, {"i", Scalar::Int}});
+  EXPECT_EQ(arr.slots().size(), 4u);
+  EXPECT_EQ(arr.unit(), 4u);
+  EXPECT_TRUE(arr.uniform_slots());
+  EXPECT_THROW(Record::make("bad", {}), dl::LayoutError);
+  EXPECT_THROW(Record::make("bad", {{"x", Scalar::Float, 5}}), dl::LayoutError);
+}
+
+TEST(Record, DescribeParsesBack) {
+  Record r = Record::make("mix", {{"a", Scalar::UChar}, {"b", Scalar::Short, 1, 3},
+                                  {"c", Scalar::Double}, {"d", Scalar::Float, 2}});
+  Record back = Record::parse(r.describe());
+  EXPECT_EQ(back.describe(), r.describe());
+  EXPECT_EQ(back.size(), r.size());
+  EXPECT_EQ(back.slots().size(), r.slots().size());
+  EXPECT_THROW(Record::parse("x 4"), dl::LayoutError);
+  EXPECT_THROW(Record::parse("x 4 4 floot:a@0"), dl::LayoutError);
+  EXPECT_THROW(Record::parse("x 4 4 float:a@2"), dl::LayoutError);
+}
+
+TEST(Layout, ParseAndPrint) {
+  EXPECT_EQ(Layout::parse("ASTA(32)"), Layout::asta(32));
+  EXPECT_EQ(Layout::parse("DA"), Layout::da());
+  EXPECT_EQ(Layout::aos().str(), "AoS");
+  EXPECT_THROW(Layout::parse("ASTA(x)"), dl::LayoutError);
+  EXPECT_TRUE(Layout::asta(1).same_map(Layout::aos(), 10));
+  EXPECT_TRUE(Layout::asta(64).same_map(Layout::da(), 64));
+}
+
+// Every layout map is a bijection of the buffer's bytes.
+TEST(Layout, MapsAreBijections) {
+  Record r = Record::make("m", {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Short, 1, 2},
+                                {"d", Scalar::Double}});
+  for (std::size_t n : {1u, 2u, 7u, 16u, 33u}) {
+    for (Layout l : {Layout::aos(), Layout::da(), Layout::asta(2), Layout::asta(4), Layout::asta(16)}) {
+      std::vector<int> hit(n * r.size(), 0);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t s = 0; s < r.slots().size(); ++s) {
+          std::size_t o = dl::slot_offset(r, n, l, i, s);
+          EXPECT_EQ(o % r.slots()[s].size, 0u) << l.str();
+          for (std::size_t b = 0; b < r.slots()[s].size; ++b) hit.at(o + b)++;
+        }
+      for (int h : hit) ASSERT_EQ(h, 1) << l.str() << " n=" << n;
+    }
+  }
+}
+
+TEST(Layout, AstaMatchesPaperExample) {
+  // struct foo {float bar; int baz;} in ASTA(4): bar[4] then baz[4] per tile.
+  Record r = Record::make("foo", {{"bar", Scalar::Float}, {"baz", Scalar::Int}});
+  EXPECT_EQ(dl::slot_offset(r, 8, Layout::asta(4), 5, 0), 32u + 4u);
+  EXPECT_EQ(dl::slot_offset(r, 8, Layout::asta(4), 5, 1), 32u + 16u + 4u);
+  // DA: bar[n] then baz[n]; partial last tile of ASTA(4) with n = 6 is a mini-DA of 2.
+  EXPECT_EQ(dl::slot_offset(r, 6, Layout::da(), 5, 1), 24u + 20u);
+  EXPECT_EQ(dl::slot_offset(r, 6, Layout::asta(4), 5, 1), 32u + 8u + 4u);
+}
+
+TEST(Convert, RoundTripsAreExact) {
+  std::mt19937 rng(7);
+  Record r = Record::make("m", {{"a", Scalar::Char}, {"b", Scalar::Float, 2}, {"c", Scalar::Long}});
+  for (std::size_t n : {1u, 5u, 31u, 64u, 65u}) {
+    std::vector<unsigned char> src(n * r.size()), mid(src.size()), back(src.size());
+    for (auto& b : src) b = static_cast<unsigned char>(rng());
+    for (Layout to : {Layout::da(), Layout::asta(4), Layout::asta(32)}) {
+      dl::convert(r, n, Layout::aos(), src.data(), to, mid.data());
+      dl::convert(r, n, to, mid.data(), Layout::aos(), back.data());
+      EXPECT_EQ(back, src) << to.str() << " n=" << n;
+      std::vector<unsigned char> inplace = src;
+      dl::convert_in_place(r, n, Layout::aos(), to, inplace.data());
+      EXPECT_EQ(inplace, mid);
+    }
+  }
+}
