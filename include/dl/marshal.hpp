@@ -29,7 +29,8 @@ namespace dl {
 enum class Algorithm : std::uint8_t {
   Auto,            // the planner chooses
   BarrierSync,     // AoS <-> ASTA: whole tiles through local memory, one barrier
-  PttwacInstance,  // AoS <-> ASTA: cycle following inside one ASTA instance, done bits in local memory
+  PttwacInstance,  // AoS <-> ASTA: cycle following inside one ASTA instance, done bits in local
+                   // memory
   Pttwac,          // DA <-> ASTA: tile-level cycle following with atomic done flags (paper Alg. 1)
   Pipt,            // DA <-> ASTA: one work-group per cycle (baseline)
   Segmented,       // DA <-> ASTA: race-free segmented cycle following with a bounded scratch
@@ -49,6 +50,27 @@ struct DeviceLimits {
   bool gpu = false;
 };
 
+/// Knobs of a Marshaler (benchmarks sweep them; defaults suit GPUs and PoCL alike).
+struct MarshalOptions {
+  /// Local memory a barrier-sync work-group uses for its tiles (0: device default,
+  /// min(local memory, 32 KiB)). Tiles larger than this but within local memory run one
+  /// per group; larger ones go to PttwacInstance.
+  std::size_t tile_local_bytes = 0;
+  /// Work-group size of the marshaling kernels (0: min(256, device limit)).
+  std::size_t work_group_size = 0;
+  /// Work-groups per compute unit in grid-stride launches.
+  std::size_t groups_per_cu = 16;
+  /// Refuse a plan whose extra device memory exceeds this (0: no limit beyond 2% of the
+  /// buffer, 64 KiB minimum, for the in-place algorithms).
+  std::size_t max_extra_bytes = 0;
+  /// Segmented DA <-> ASTA: minitiles a worker moves per segment (0: planner's choice
+  /// from the 2% memory bound) and loads in flight per worker.
+  std::size_t segment_length = 0;
+  std::size_t segment_batch = 4;
+  /// Testing hook: bytes added to every scratch allocation (forces allocation failures).
+  std::size_t scratch_padding = 0;
+};
+
 /// One enqueued kernel sequence of a plan.
 struct PlanStep {
   Algorithm algorithm = Algorithm::Auto;
@@ -58,10 +80,10 @@ struct PlanStep {
 /// What a conversion will do, decided without touching the device.
 struct Plan {
   bool ok = false;
-  std::string reason;            // why it was refused, when !ok
-  std::vector<PlanStep> steps;   // AoS <-> DA takes two, ASTA(a) <-> ASTA(b) goes through AoS
-  std::size_t extra_bytes = 0;   // device memory allocated for the conversion (flags, scratch)
-  std::size_t bytes_moved = 0;   // bytes read + written by the kernels (throughput accounting)
+  std::string reason;           // why it was refused, when !ok
+  std::vector<PlanStep> steps;  // AoS <-> DA takes two, ASTA(a) <-> ASTA(b) goes through AoS
+  std::size_t extra_bytes = 0;  // device memory allocated for the conversion (flags, scratch)
+  std::size_t bytes_moved = 0;  // bytes read + written by the kernels (throughput accounting)
 };
 
 struct MarshalResult {
@@ -79,11 +101,14 @@ class Marshaler {
   /// `api`: the OpenCL entry points used for every call (the interposer passes its table
   /// of real entry points); nullptr uses the ICD loader's.
   Marshaler(cl_context context, cl_device_id device, const cl_icd_dispatch* api = nullptr);
+  Marshaler(cl_context context, cl_device_id device, const cl_icd_dispatch* api,
+            const MarshalOptions& options);
   ~Marshaler();
   Marshaler(const Marshaler&) = delete;
   Marshaler& operator=(const Marshaler&) = delete;
 
   const DeviceLimits& limits() const;
+  const MarshalOptions& options() const;
 
   /// Decides how `from` -> `to` for n records would run. `algorithm` forces one where it
   /// can take the shape; otherwise the plan is refused with a reason.
@@ -114,5 +139,11 @@ class Marshaler {
 
 /// The entry points of the ICD loader this library was linked with.
 const cl_icd_dispatch& loader_dispatch();
+
+/// A self-contained OpenCL C program with the marshaling kernels specialised for `rec`:
+///   AOS2ASTA_<name>, ASTA2AOS_<name> (barrier-sync, T from -DDL_ASTA_T),
+///   AOS2DA_<name>, DA2AOS_<name> (out-of-place: src, dst).
+/// dl-annotate writes it next to a rewritten kernel (the paper's per-record kernels).
+std::string marshal_program_source(const Record& rec);
 
 }  // namespace dl

@@ -1,0 +1,107 @@
+// DL marshaling kernels: the index functions of include/dl/cycles.hpp, on the device.
+//
+// Build options: -DDL_UNIT_BYTES=1|2|4|8|16 picks the unit type U every kernel moves.
+// A record is ru units; the slot table `st` holds, per unit q, (slot start << 16) | slot
+// size in units (dl::SlotTable::packed()). `uni` != 0 says every slot is one unit (a
+// plain transpose: the fast path that skips the table).
+#ifndef DL_UNIT_BYTES
+#define DL_UNIT_BYTES 4
+#endif
+#if DL_UNIT_BYTES == 1
+typedef uchar U;
+#elif DL_UNIT_BYTES == 2
+typedef ushort U;
+#elif DL_UNIT_BYTES == 4
+typedef uint U;
+#elif DL_UNIT_BYTES == 8
+typedef uint2 U;
+#elif DL_UNIT_BYTES == 16
+typedef uint4 U;
+#else
+#error "DL_UNIT_BYTES must be 1, 2, 4, 8 or 16"
+#endif
+// Units per 16-byte vector (wide loads and stores).
+#define DL_V (16 / DL_UNIT_BYTES)
+typedef union {
+  U u[DL_V];
+  uint4 v;
+} dl_vec;
+
+#define DL_START(st, q) ((st)[q] >> 16)
+#define DL_SIZE(st, q) ((st)[q] & 0xffffu)
+
+// Inside one tile of w records (32-bit: a tile fits local memory).
+// AoS unit position p -> ASTA(w) unit position (dl::aos_to_asta_unit).
+inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, __global const uint* st) {
+  const uint k = p / ru;
+  const uint q = p - k * ru;
+  if (uni) return q * w + k;
+  const uint o = DL_START(st, q);
+  return w * o + k * DL_SIZE(st, q) + (q - o);
+}
+// ASTA(w) unit position p -> AoS unit position (dl::asta_to_aos_unit).
+inline uint dl_asta_to_aos32(uint p, uint w, uint ru, uint uni, __global const uint* st) {
+  const uint q = p / w;
+  if (uni) return (p - q * w) * ru + q;
+  const uint o = DL_START(st, q);
+  const uint z = DL_SIZE(st, q);
+  const uint r = p - w * o;
+  const uint k = r / z;
+  return k * ru + o + (r - k * z);
+}
+
+// 64-bit versions, for whole buffers (w up to n).
+inline ulong dl_aos_to_asta64(ulong p, ulong w, uint ru, uint uni, __global const uint* st) {
+  const ulong k = p / ru;
+  const uint q = (uint)(p - k * ru);
+  if (uni) return (ulong)q * w + k;
+  const uint o = DL_START(st, q);
+  return w * o + k * DL_SIZE(st, q) + (q - o);
+}
+inline ulong dl_asta_to_aos64(ulong p, ulong w, uint ru, uint uni, __global const uint* st) {
+  const uint q = (uint)(p / w);
+  if (uni) return (p - (ulong)q * w) * ru + q;
+  const uint o = DL_START(st, q);
+  const uint z = DL_SIZE(st, q);
+  const ulong r = p - w * o;
+  const ulong k = r / z;
+  return k * ru + o + (r - k * z);
+}
+
+// Unit position of unit q of record i in a buffer of n records tiled with width W
+// (dl::tiled_offset in units): AoS is W = 1, DA is W = n.
+inline ulong dl_tiled_unit(ulong W, ulong n, uint ru, ulong i, uint q, uint uni,
+                           __global const uint* st) {
+  const ulong base = (i / W) * W;
+  const ulong w = min(n - base, W);
+  if (uni) return base * ru + w * q + (i - base);
+  const uint o = DL_START(st, q);
+  return base * ru + w * o + (i - base) * DL_SIZE(st, q) + (q - o);
+}
+
+// Inverse: unit position p of a W-tiled buffer -> AoS unit position i * ru + q.
+inline ulong dl_tiled_to_aos(ulong W, ulong n, uint ru, ulong p, uint uni,
+                             __global const uint* st) {
+  const ulong tile = p / (W * ru);
+  const ulong base = tile * W;
+  const ulong w = min(n - base, W);
+  return base * ru + dl_asta_to_aos64(p - base * ru, w, ru, uni, st);
+}
+
+// Over N' full tiles, positions in minitiles of T units (dl::da_to_asta_tile and inverse).
+inline ulong dl_da_to_asta_tile(ulong p, ulong np, uint ru, uint uni, __global const uint* st) {
+  const uint q = (uint)(p / np);
+  if (uni) return (p - (ulong)q * np) * ru + q;
+  const uint o = DL_START(st, q);
+  const uint z = DL_SIZE(st, q);
+  const ulong r = p - np * o;
+  const ulong j = r / z;
+  return j * ru + o + (r - j * z);
+}
+inline ulong dl_asta_to_da_tile(ulong p, ulong np, uint ru, uint uni, __global const uint* st) {
+  const ulong j = p / ru;
+  const uint q = (uint)(p - j * ru);
+  if (uni) return (ulong)q * np + j;
+  const uint o = DL_START(st, q);
+  return np * o + j * DL_SIZE(st, q) + (q - o);
+}

@@ -1,0 +1,224 @@
+// Marshaler: device limits, plan(), prepare(), and enqueue(), which turns a plan into a
+// list of ops (ops_*.cpp), checks everything that can fail, and only then enqueues the
+// ops chained with events.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "marshal_impl.hpp"
+
+namespace dl {
+namespace {
+
+DeviceLimits query_limits(const cl_icd_dispatch* api, cl_device_id dev) {
+  DeviceLimits l;
+  std::size_t wg = 0;
+  cl_ulong local = 0, alloc = 0;
+  cl_uint cu = 0;
+  cl_device_type type = 0;
+  if (api->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wg), &wg, nullptr) ==
+      CL_SUCCESS)
+    l.max_work_group_size = wg;
+  if (api->clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local), &local, nullptr) ==
+      CL_SUCCESS)
+    l.local_mem_bytes = static_cast<std::size_t>(local);
+  if (api->clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(alloc), &alloc, nullptr) ==
+      CL_SUCCESS)
+    l.max_alloc_bytes = static_cast<std::size_t>(alloc);
+  if (api->clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, nullptr) ==
+      CL_SUCCESS)
+    l.compute_units = std::max<cl_uint>(cu, 1);
+  if (api->clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof(type), &type, nullptr) == CL_SUCCESS)
+    l.gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+  return l;
+}
+
+}  // namespace
+
+Marshaler::Marshaler(cl_context context, cl_device_id device, const cl_icd_dispatch* api)
+    : Marshaler(context, device, api, MarshalOptions{}) {}
+
+Marshaler::Marshaler(cl_context context, cl_device_id device, const cl_icd_dispatch* api,
+                     const MarshalOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->ctx = context;
+  impl_->dev = device;
+  impl_->api = api ? api : &loader_dispatch();
+  impl_->opt = options;
+  impl_->lim = query_limits(impl_->api, device);
+  impl_->api->clRetainContext(context);
+}
+
+Marshaler::~Marshaler() {
+  if (!impl_) return;
+  cl_context ctx = impl_->ctx;
+  const cl_icd_dispatch* api = impl_->api;
+  impl_.reset();
+  api->clReleaseContext(ctx);
+}
+
+const DeviceLimits& Marshaler::limits() const {
+  return impl_->lim;
+}
+const MarshalOptions& Marshaler::options() const {
+  return impl_->opt;
+}
+
+std::uint32_t Marshaler::preferred_tile() const {
+  return 32;
+}
+
+Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+                     Algorithm algorithm) const {
+  return detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm);
+}
+
+cl_int Marshaler::prepare(const Record& rec, const Plan& plan, std::string* log) {
+  if (!plan.ok || plan.steps.empty()) return CL_SUCCESS;
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  cl_program prog = nullptr;
+  return impl_->program(static_cast<unsigned>(rec.unit()), &prog, log);
+}
+
+namespace detail {
+
+Job::~Job() {
+  for (cl_mem s : scratch) m.api->clReleaseMemObject(s);
+}
+
+cl_int Job::alloc(std::size_t bytes, cl_mem* out) {
+  cl_int err = CL_SUCCESS;
+  const std::size_t total = bytes + m.opt.scratch_padding;
+  if (total < bytes) return CL_INVALID_BUFFER_SIZE;
+  cl_mem mem = m.api->clCreateBuffer(m.ctx, CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16),
+                                     nullptr, &err);
+  if (err != CL_SUCCESS) return err;
+  scratch.push_back(mem);
+  *out = mem;
+  return CL_SUCCESS;
+}
+
+std::size_t Job::groups(std::size_t wanted) const {
+  const std::size_t cap = std::max<std::size_t>(1, m.lim.compute_units * m.opt.groups_per_cu);
+  return std::max<std::size_t>(1, std::min(wanted, cap));
+}
+
+}  // namespace detail
+
+MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::size_t offset,
+                                 const Record& rec, std::size_t n, const Layout& from,
+                                 const Layout& to, Algorithm algorithm, cl_uint num_wait,
+                                 const cl_event* wait, cl_event* done) {
+  MarshalResult r;
+  r.plan = plan(rec, n, from, to, algorithm);
+  if (!r.plan.ok) {
+    r.status = CL_INVALID_VALUE;
+    r.error = r.plan.reason;
+    return r;
+  }
+  const cl_icd_dispatch* api = impl_->api;
+  std::size_t size = 0;
+  cl_int err = api->clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof(size), &size, nullptr);
+  if (err != CL_SUCCESS || offset > size || n * rec.size() > size - offset) {
+    r.status = err != CL_SUCCESS ? err : CL_INVALID_VALUE;
+    r.error = "buffer of " + std::to_string(size) + " bytes cannot hold " + std::to_string(n) +
+              " records of " + std::to_string(rec.size()) + " bytes at offset " +
+              std::to_string(offset);
+    return r;
+  }
+  if (r.plan.steps.empty()) {
+    if (done || num_wait) {
+      cl_event ev = nullptr;
+      r.status = api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, &ev);
+      if (r.status == CL_SUCCESS) {
+        if (done)
+          *done = ev;
+        else
+          api->clReleaseEvent(ev);
+      }
+    }
+    return r;
+  }
+
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  detail::Job job(*impl_, rec);
+  job.n = n;
+  job.buffer = buffer;
+  job.offset = offset;
+  job.unit = static_cast<unsigned>(rec.unit());
+  while (offset % job.unit) job.unit /= 2;
+  job.ru = static_cast<std::uint32_t>(rec.size() / job.unit);
+  job.base = offset / job.unit;
+  bool uni = false;
+  err = impl_->slot_table_buffer(rec, job.unit, &job.table, &uni);
+  job.uni = uni ? 1 : 0;
+  std::string why;
+  for (const PlanStep& s : r.plan.steps) {
+    if (err != CL_SUCCESS) break;
+    switch (s.algorithm) {
+      case Algorithm::BarrierSync:
+        err = detail::add_tile_local(job, s, &why);
+        break;
+      case Algorithm::OutOfPlace:
+        err = detail::add_out_of_place(job, s, &why);
+        break;
+      default:
+        err = CL_INVALID_OPERATION;
+        why = std::string(algorithm_name(s.algorithm)) + " is not implemented";
+    }
+  }
+  // Resolve every kernel before the first command reaches the queue.
+  std::vector<cl_kernel> ks(job.ops.size(), nullptr);
+  for (std::size_t i = 0; err == CL_SUCCESS && i < job.ops.size(); ++i)
+    if (job.ops[i].kind == detail::Op::Kind::Kernel)
+      err = impl_->kernel(job.unit, job.ops[i].kernel, &ks[i], &why);
+  if (err != CL_SUCCESS) {
+    r.status = err;
+    r.error = why.empty()
+                  ? "preparing the conversion failed (OpenCL error " + std::to_string(err) + ")"
+                  : why;
+    spdlog::debug("dl: marshal {} -> {} refused: {}", from.str(), to.str(), r.error);
+    return r;
+  }
+
+  cl_event prev = nullptr;
+  for (std::size_t i = 0; i < job.ops.size(); ++i) {
+    const detail::Op& op = job.ops[i];
+    const cl_uint nw = i == 0 ? num_wait : 1;
+    const cl_event* wl = i == 0 ? wait : &prev;
+    cl_event ev = nullptr;
+    if (op.kind == detail::Op::Kind::Copy) {
+      err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
+                                     wl, &ev);
+    } else {
+      for (cl_uint a = 0; err == CL_SUCCESS && a < op.args.size(); ++a) {
+        const detail::KArg& ka = op.args[a];
+        err = ka.local ? api->clSetKernelArg(ks[i], a, ka.local, nullptr)
+                       : api->clSetKernelArg(ks[i], a, ka.bytes.size(), ka.bytes.data());
+      }
+      if (err == CL_SUCCESS)
+        err = api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global, &op.local, nw, wl,
+                                          &ev);
+      if (err == CL_SUCCESS) ++r.kernels;
+    }
+    if (prev) api->clReleaseEvent(prev);
+    prev = ev;
+    if (err != CL_SUCCESS) {
+      r.status = err;
+      r.error = "enqueueing command " + std::to_string(i) + " (" +
+                (op.kind == detail::Op::Kind::Copy ? std::string("copy") : op.kernel) +
+                ") failed with OpenCL error " + std::to_string(err) +
+                (i ? "; the buffer may be partly converted" : "");
+      return r;
+    }
+  }
+  if (done)
+    *done = prev;
+  else if (prev)
+    api->clReleaseEvent(prev);
+  spdlog::debug("dl: marshal {} records of {} bytes {} -> {}: {} commands", n, rec.size(),
+                from.str(), to.str(), job.ops.size());
+  return r;
+}
+
+}  // namespace dl

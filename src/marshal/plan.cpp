@@ -1,0 +1,201 @@
+// The planner: which algorithm converts `from` to `to` for n records of a record type on
+// a device with given limits. Pure C++ (no OpenCL calls), so it is tested without a
+// device and the enqueue path can refuse a shape before anything is written.
+#include <algorithm>
+
+#include "marshal_impl.hpp"
+
+namespace dl::detail {
+namespace {
+
+bool is_aos(const Layout& l) {
+  return l.kind == LayoutKind::AoS;
+}
+bool is_da(const Layout& l) {
+  return l.kind == LayoutKind::DA;
+}
+bool is_asta(const Layout& l) {
+  return l.kind == LayoutKind::ASTA;
+}
+// Tile width of an AoS <-> tiled step's tiled side (DA: one tile of n records).
+std::size_t tiled_width(const Layout& l, std::size_t n) {
+  return is_da(l) ? n : l.tile;
+}
+
+struct Ctx {
+  const DeviceLimits& lim;
+  const MarshalOptions& opt;
+  const Record& rec;
+  std::size_t n;
+};
+
+// Empty when `a` can run the single step from -> to (canonical layouts), else why not.
+std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout& to) {
+  const std::size_t R = c.rec.size();
+  const bool aos_tiled = (is_aos(from) && !is_aos(to)) || (is_aos(to) && !is_aos(from));
+  const bool da_asta = (is_da(from) && is_asta(to)) || (is_asta(from) && is_da(to));
+  switch (a) {
+    case Algorithm::OutOfPlace:
+      return {};
+    case Algorithm::BarrierSync: {
+      if (!aos_tiled) return "barrier-sync converts between AoS and ASTA(T) or DA only";
+      const std::size_t w = tiled_width(is_aos(from) ? to : from, c.n);
+      if (w * R > tile_local_limit(c.lim))
+        return "barrier-sync needs a tile (" + std::to_string(w) + " records of " +
+               std::to_string(R) + " bytes) to fit local memory (" +
+               std::to_string(tile_local_limit(c.lim)) + " bytes)";
+      return {};
+    }
+    case Algorithm::PttwacInstance:
+      return "pttwac-instance is not available yet";
+    case Algorithm::Pttwac:
+    case Algorithm::Pipt:
+    case Algorithm::Segmented:
+      if (!da_asta) return std::string(algorithm_name(a)) + " converts between DA and ASTA(T) only";
+      return std::string(algorithm_name(a)) + " is not available yet";
+    case Algorithm::Auto:
+      break;
+  }
+  return "no algorithm";
+}
+
+// The in-place algorithm Auto picks for a single step, or Auto when there is none.
+Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
+  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Segmented})
+    if (refuses(c, a, from, to).empty()) return a;
+  return Algorithm::Auto;
+}
+
+std::size_t step_bytes_moved(Algorithm a, std::size_t bytes) {
+  switch (a) {
+    case Algorithm::OutOfPlace:
+      return 4 * bytes;  // copy to the temporary, then the kernel
+    default:
+      return 2 * bytes;
+  }
+}
+
+std::size_t step_extra_bytes(Algorithm a, std::size_t bytes) {
+  switch (a) {
+    case Algorithm::OutOfPlace:
+      return bytes;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+Layout canonical(const Layout& l, std::size_t n) {
+  const std::size_t w = l.width(n);
+  if (w <= 1) return Layout::aos();
+  if (w >= n) return Layout::da();
+  return Layout::asta(static_cast<std::uint32_t>(w));
+}
+
+std::size_t tile_local_limit(const DeviceLimits& lim) {
+  return lim.local_mem_bytes;
+}
+
+std::size_t tile_local_budget(const DeviceLimits& lim, const MarshalOptions& opt) {
+  std::size_t b = opt.tile_local_bytes ? opt.tile_local_bytes : std::size_t(32) * 1024;
+  return std::min(b, tile_local_limit(lim));
+}
+
+Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
+               const Layout& from_in, const Layout& to_in, Algorithm algorithm) {
+  Plan p;
+  if (rec.size() == 0 || rec.slots().empty()) {
+    p.reason = "empty record";
+    return p;
+  }
+  if ((from_in.kind == LayoutKind::ASTA && from_in.tile == 0) ||
+      (to_in.kind == LayoutKind::ASTA && to_in.tile == 0)) {
+    p.reason = "ASTA tile width 0";
+    return p;
+  }
+  if (rec.size() / rec.unit() >= 65536) {
+    p.reason = "record of " + std::to_string(rec.size() / rec.unit()) +
+               " units is larger than the slot table can describe (65535)";
+    return p;
+  }
+  if (n != 0 && n * rec.size() / n != rec.size()) {
+    p.reason = "buffer size overflows";
+    return p;
+  }
+  const Layout from = canonical(from_in, n), to = canonical(to_in, n);
+  const std::size_t bytes = n * rec.size();
+  p.ok = true;
+  if (n == 0 || from == to) return p;  // same map: nothing moves
+
+  const Ctx c{lim, opt, rec, n};
+  std::vector<PlanStep> single{{algorithm, from, to}};
+  std::vector<PlanStep> steps;
+  // Composite routes: ASTA(a) <-> ASTA(b) and DA <-> ASTA/DA through AoS... (see below).
+  auto route = [&]() -> std::vector<PlanStep> {
+    if (is_asta(from) && is_asta(to))
+      return {{Algorithm::Auto, from, Layout::aos()}, {Algorithm::Auto, Layout::aos(), to}};
+    return single;
+  };
+
+  if (algorithm == Algorithm::Auto) {
+    steps = route();
+    for (auto& s : steps) {
+      s.algorithm = choose(c, s.from, s.to);
+      if (s.algorithm == Algorithm::Auto) {
+        // Nothing in place takes this step (yet): fall back to the reference.
+        s.algorithm = Algorithm::OutOfPlace;
+      }
+    }
+  } else {
+    std::string why = refuses(c, algorithm, from, to);
+    if (why.empty()) {
+      steps = single;
+    } else {
+      steps = route();
+      bool used = false;
+      for (auto& s : steps) {
+        if (refuses(c, algorithm, s.from, s.to).empty()) {
+          s.algorithm = algorithm;
+          used = true;
+        } else {
+          s.algorithm = choose(c, s.from, s.to);
+          if (s.algorithm == Algorithm::Auto) s.algorithm = Algorithm::OutOfPlace;
+        }
+      }
+      if (!used || steps.size() == 1) {
+        p.ok = false;
+        p.reason = std::string(algorithm_name(algorithm)) + " cannot convert " + from.str() +
+                   " to " + to.str() + " for n = " + std::to_string(n) + ": " + why;
+        return p;
+      }
+    }
+  }
+  for (const auto& s : steps) {
+    p.bytes_moved += step_bytes_moved(s.algorithm, bytes);
+    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(s.algorithm, bytes));
+  }
+  if (opt.max_extra_bytes && p.extra_bytes > opt.max_extra_bytes) {
+    p.ok = false;
+    p.reason = "needs " + std::to_string(p.extra_bytes) + " bytes of device scratch, over the " +
+               std::to_string(opt.max_extra_bytes) + "-byte limit";
+    return p;
+  }
+  p.steps = std::move(steps);
+  return p;
+}
+
+std::vector<std::uint32_t> slot_table(const Record& rec, std::size_t unit, bool* uniform) {
+  std::vector<std::uint32_t> out;
+  bool uni = true;
+  for (const Slot& s : rec.slots()) {
+    const auto o = static_cast<std::uint32_t>(s.offset / unit);
+    const auto z = static_cast<std::uint32_t>(s.size / unit);
+    for (std::uint32_t k = 0; k < z; ++k) out.push_back((o << 16) | z);
+    if (z != 1) uni = false;
+  }
+  if (uniform) *uniform = uni;
+  return out;
+}
+
+}  // namespace dl::detail

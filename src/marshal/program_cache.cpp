@@ -1,0 +1,82 @@
+// Per-Marshaler caches: one program per unit type (all marshaling kernels in it, so a
+// device compiles DL's kernels at most five times per context), kernels by name, and
+// slot-table buffers by record.
+#include <spdlog/spdlog.h>
+
+#include "marshal_impl.hpp"
+
+namespace dl {
+
+Marshaler::Impl::~Impl() {
+  for (auto& k : kernels) api->clReleaseKernel(k.second);
+  for (auto& p : programs) api->clReleaseProgram(p.second);
+  for (auto& t : tables) api->clReleaseMemObject(t.second.first);
+}
+
+cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {
+  const std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit);
+  if (auto it = programs.find(options); it != programs.end()) return *out = it->second, CL_SUCCESS;
+  const char* sources[] = {kernels::dl_index, kernels::copy_map, kernels::tile_local};
+  cl_int err = CL_SUCCESS;
+  cl_program prog = api->clCreateProgramWithSource(ctx, sizeof(sources) / sizeof(sources[0]),
+                                                   sources, nullptr, &err);
+  if (err != CL_SUCCESS) return err;
+  err = api->clBuildProgram(prog, 1, &dev, options.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    std::size_t len = 0;
+    api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+    std::string text(len, '\0');
+    api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, text.data(), nullptr);
+    spdlog::warn("dl: marshaling kernels failed to build ({}): {}", options, text);
+    if (log) *log = text;
+    api->clReleaseProgram(prog);
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  spdlog::debug("dl: built marshaling kernels ({})", options);
+  programs.emplace(options, prog);
+  *out = prog;
+  return CL_SUCCESS;
+}
+
+cl_int Marshaler::Impl::kernel(unsigned unit, const std::string& name, cl_kernel* out,
+                               std::string* log) {
+  const std::string key = std::to_string(unit) + ":" + name;
+  if (auto it = kernels.find(key); it != kernels.end()) return *out = it->second, CL_SUCCESS;
+  cl_program prog = nullptr;
+  cl_int err = program(unit, &prog, log);
+  if (err != CL_SUCCESS) return err;
+  cl_kernel k = api->clCreateKernel(prog, name.c_str(), &err);
+  if (err != CL_SUCCESS) return err;
+  kernels.emplace(key, k);
+  *out = k;
+  return CL_SUCCESS;
+}
+
+std::size_t Marshaler::Impl::work_group(cl_kernel k) const {
+  std::size_t wg = opt.work_group_size ? opt.work_group_size : 256;
+  wg = std::min(wg, lim.max_work_group_size);
+  std::size_t kmax = 0;
+  if (api->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
+                                    nullptr) == CL_SUCCESS &&
+      kmax > 0)
+    wg = std::min(wg, kmax);
+  std::size_t p = 1;
+  while (p * 2 <= wg) p *= 2;
+  return p;
+}
+
+cl_int Marshaler::Impl::slot_table_buffer(const Record& rec, unsigned unit, cl_mem* out,
+                                          bool* uniform) {
+  const std::string key = std::to_string(unit) + ":" + rec.describe();
+  std::vector<std::uint32_t> t = detail::slot_table(rec, unit, uniform);
+  if (auto it = tables.find(key); it != tables.end()) return *out = it->second.first, CL_SUCCESS;
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = api->clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                   t.size() * sizeof(std::uint32_t), t.data(), &err);
+  if (err != CL_SUCCESS) return err;
+  tables.emplace(key, std::make_pair(mem, t.size() * sizeof(std::uint32_t)));
+  *out = mem;
+  return CL_SUCCESS;
+}
+
+}  // namespace dl

@@ -1,0 +1,137 @@
+// Marshaler on a real OpenCL device: barrier-sync AoS <-> ASTA(T) (partial last tile
+// included), the out-of-place reference for every pair, AoS <-> DA, buffer offsets,
+// and the dispatch table.
+#include "cl_env.hpp"
+
+namespace {
+
+using dl::Algorithm;
+using dl::Layout;
+using dl::Scalar;
+using dltest::ClEnv;
+
+std::vector<dl::Record> records() {
+  return {
+      dl::Record::uniform("f5", Scalar::Float, 5),
+      dl::Record::make("mix", {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Double}}),
+      dl::Record::make("vec", {{"p", Scalar::Float, 4}, {"m", Scalar::Float}, {"i", Scalar::Int}}),
+      dl::Record::make("arr", {{"s", Scalar::Short, 1, 3}, {"l", Scalar::Long}}),
+      dl::Record::make("packed", {{"c", Scalar::Char}, {"s", Scalar::Short}, {"x", Scalar::Char}},
+                       true),
+      dl::Record::uniform("d1", Scalar::Double, 1),
+  };
+}
+
+#define REQUIRE_CL()                                            \
+  do {                                                          \
+    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
+  } while (0)
+
+TEST(MarshalBasic, LoaderDispatchIsFilled) {
+  const cl_icd_dispatch& d = dl::loader_dispatch();
+  EXPECT_EQ(d.clEnqueueNDRangeKernel, &clEnqueueNDRangeKernel);
+  EXPECT_EQ(d.clCreateBuffer, &clCreateBuffer);
+  EXPECT_EQ(d.clSetKernelArg, &clSetKernelArg);
+}
+
+TEST(MarshalBasic, BarrierSyncAosAsta) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  std::uint32_t seed = 1;
+  for (const auto& rec : records())
+    for (std::uint32_t T : {1u, 2u, 4u, 16u, 32u, 128u})
+      for (std::size_t n : {std::size_t(1), std::size_t(T - 1 ? T - 1 : 1), std::size_t(T),
+                            std::size_t(3 * T + 1), std::size_t(40 * T + T - 1)}) {
+        auto p = m.plan(rec, n, Layout::aos(), Layout::asta(T));
+        ASSERT_TRUE(p.ok) << p.reason;
+        if (!p.steps.empty() && n > T) {
+          EXPECT_EQ(p.steps[0].algorithm, Algorithm::BarrierSync);
+        }
+        dltest::check_pair(m, rec, n, Layout::aos(), Layout::asta(T), Algorithm::Auto, seed++);
+      }
+}
+
+TEST(MarshalBasic, ForcedBarrierSyncWithOffset) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  auto rec = records()[2];
+  for (std::size_t off : {std::size_t(0), std::size_t(4), std::size_t(36)})
+    dltest::check_pair(m, rec, 97, Layout::aos(), Layout::asta(16), Algorithm::BarrierSync, 7, off);
+}
+
+TEST(MarshalBasic, OutOfPlaceEveryPair) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  const std::vector<Layout> ls = {Layout::aos(), Layout::da(), Layout::asta(4), Layout::asta(32)};
+  std::uint32_t seed = 100;
+  for (const auto& rec : records())
+    for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(129)})
+      for (const auto& a : ls)
+        for (const auto& b : ls) {
+          if (a == b) continue;
+          dltest::check_pair(m, rec, n, a, b, Algorithm::OutOfPlace, seed++);
+        }
+}
+
+TEST(MarshalBasic, AosDaSmall) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  std::uint32_t seed = 500;
+  for (const auto& rec : records())
+    for (std::size_t n : {std::size_t(2), std::size_t(31), std::size_t(200)})
+      dltest::check_pair(m, rec, n, Layout::aos(), Layout::da(), Algorithm::Auto, seed++);
+}
+
+TEST(MarshalBasic, SameMapEnqueuesNothing) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  auto rec = records()[0];
+  auto p = m.plan(rec, 10, Layout::asta(16), Layout::da());
+  EXPECT_TRUE(p.ok);
+  EXPECT_TRUE(p.steps.empty());
+  auto in = dltest::random_bytes(10 * rec.size(), 3);
+  dl::MarshalResult r;
+  auto got =
+      dltest::run_on_device(m, rec, 10, Layout::asta(16), Layout::da(), in, Algorithm::Auto, 0, &r);
+  EXPECT_EQ(r.kernels, 0u);
+  EXPECT_TRUE(got == in);
+}
+
+TEST(MarshalBasic, RefusedShapeLeavesBufferUntouched) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  auto rec = records()[0];
+  auto p = m.plan(rec, 100, Layout::aos(), Layout::asta(16), Algorithm::Pipt);
+  EXPECT_FALSE(p.ok);
+  EXPECT_FALSE(p.reason.empty());
+  auto& env = ClEnv::get();
+  auto in = dltest::random_bytes(100 * rec.size(), 4);
+  dltest::DeviceBuffer buf(in.size());
+  buf.write(in);
+  auto r =
+      m.enqueue(env.queue, buf.mem, 0, rec, 100, Layout::aos(), Layout::asta(16), Algorithm::Pipt);
+  EXPECT_NE(r.status, CL_SUCCESS);
+  EXPECT_FALSE(r.error.empty());
+  clFinish(env.queue);
+  EXPECT_TRUE(buf.read() == in);
+}
+
+TEST(MarshalBasic, AllocationFailureLeavesBufferUntouched) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.scratch_padding = std::size_t(1) << 62;
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  auto rec = records()[1];
+  auto in = dltest::random_bytes(64 * rec.size(), 5);
+  dltest::DeviceBuffer buf(in.size());
+  buf.write(in);
+  auto r =
+      m.enqueue(env.queue, buf.mem, 0, rec, 64, Layout::aos(), Layout::da(), Algorithm::OutOfPlace);
+  EXPECT_NE(r.status, CL_SUCCESS);
+  EXPECT_EQ(r.kernels, 0u);
+  clFinish(env.queue);
+  EXPECT_TRUE(buf.read() == in);
+}
+
+}  // namespace
