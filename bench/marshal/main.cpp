@@ -1,0 +1,400 @@
+// dl-bench-marshal: throughput of every DL marshaling algorithm on one OpenCL device, next
+// to a float4 copy kernel and clEnqueueCopyBuffer measured in the same run.
+//
+//   dl-bench-marshal [--platform P] [--device D] [--size-mib 1024] [--groups sweep,table1]
+//                    [--S 2,5,9,19,32] [--T 16,32,64] [--repeats 5] [--warmup 1]
+//                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
+//
+// GB/s counts the bytes a conversion must read and write (2 x buffer bytes); the ratio is
+// to the better of the two copies at the same buffer size. Every (layout pair, algorithm)
+// is verified once per direction against DL's CPU converter (fully up to --full-verify-mib,
+// sampled above). Exit status 1 if any result is wrong.
+#include <dl/layout.hpp>
+#include <dl/marshal.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "bench_device.hpp"
+#include "clbench.hpp"
+#include "verify.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+struct Job {
+  dl::Layout from, to;
+  dl::Algorithm alg;
+};
+
+struct Bench {
+  Bench(dlb::Device& dev, dlbm::Reference& r, dl::Marshaler& mar) : d(dev), ref(r), m(mar) {}
+  dlb::Device& d;
+  dlbm::Reference& ref;
+  dl::Marshaler& m;
+  int repeats = 5, warmup = 1;
+  std::size_t full_verify_bytes = 64u << 20;
+  std::set<std::string> algos;  // empty: all
+  std::map<std::size_t, json> copies;
+  json rows = json::array();
+  int wrong = 0;
+
+  const json& copy(std::size_t bytes) {
+    auto it = copies.find(bytes);
+    if (it != copies.end()) return it->second;
+    const int reps = bytes < (64u << 20) ? 4 * repeats : repeats;
+    const auto t = ref.copy(bytes, reps);
+    auto gbps = [&](double ms) { return ms > 0 ? 2e-6 * double(bytes) / ms : 0.0; };
+    json c{{"bytes", bytes},
+           {"copy_kernel_ms", t.kernel_ms},
+           {"copy_kernel_spaced_ms", t.kernel_spaced_ms},
+           {"copy_buffer_ms", t.buffer_ms},
+           {"copy_buffer_spaced_ms", t.buffer_spaced_ms},
+           {"copy_kernel_gbps", gbps(t.kernel_ms)},
+           {"copy_buffer_gbps", gbps(t.buffer_ms)}};
+    // The reference is timed exactly as the marshals are (after a spacer).
+    c["reference_gbps"] = std::max(gbps(t.kernel_spaced_ms), gbps(t.buffer_spaced_ms));
+    return copies[bytes] = c;
+  }
+};
+
+std::string steps_text(const dl::Plan& p) {
+  std::string s;
+  for (const auto& st : p.steps) {
+    if (!s.empty()) s += " + ";
+    s += std::string(dl::algorithm_name(st.algorithm)) + " " + st.from.str() + "->" + st.to.str();
+  }
+  return s;
+}
+
+json base_row(const std::string& group, const std::string& shape, const dl::Record& rec,
+              std::size_t n, const dl::Layout& from, const dl::Layout& to, dl::Algorithm alg) {
+  return json{{"group", group},
+              {"shape", shape},
+              {"record", rec.describe()},
+              {"S", rec.slots().size()},
+              {"record_bytes", rec.size()},
+              {"n", n},
+              {"bytes", n * rec.size()},
+              {"T", to.kind == dl::LayoutKind::ASTA     ? to.tile
+                    : from.kind == dl::LayoutKind::ASTA ? from.tile
+                                                        : 0},
+              {"from", from.str()},
+              {"to", to.str()},
+              {"algorithm", dl::algorithm_name(alg)}};
+}
+
+/// Measures a -> b and b -> a (alternating, so the buffer returns to its first content).
+void measure_pair(Bench& B, const std::string& group, const std::string& shape,
+                  const dl::Record& rec, std::size_t n, cl_mem buf,
+                  const std::vector<unsigned char>& orig, const Job& job) {
+  const std::size_t bytes = n * rec.size();
+  const dl::Layout dirs[2][2] = {{job.from, job.to}, {job.to, job.from}};
+  json row[2];
+  dl::Plan plan[2];
+  bool ok[2];
+  for (int k = 0; k < 2; ++k) {
+    row[k] = base_row(group, shape, rec, n, dirs[k][0], dirs[k][1], job.alg);
+    plan[k] = B.m.plan(rec, n, dirs[k][0], dirs[k][1], job.alg);
+    ok[k] = plan[k].ok;
+    if (!ok[k]) {
+      row[k]["status"] = "refused";
+      row[k]["reason"] = plan[k].reason;
+      continue;
+    }
+    std::string log;
+    const cl_int st = B.m.prepare(rec, plan[k], &log);
+    if (st != CL_SUCCESS) {
+      ok[k] = false;
+      row[k]["status"] = "error";
+      row[k]["reason"] = "prepare: OpenCL error " + std::to_string(st) + " " + log.substr(0, 2000);
+    }
+  }
+  const json& c = B.copy(bytes);
+  std::vector<double> times[2];
+  bool verified[2] = {false, false};
+  bool checked[2] = {false, false};
+  int reps = B.repeats;
+  // Invariant at the start of every round: the buffer holds `orig` (read as dirs[0][0]).
+  dlb::write(B.d, buf, orig.data(), bytes);
+  for (int r = -B.warmup; r < reps; ++r) {
+    for (int k = 0; k < 2; ++k) {
+      if (!ok[k]) continue;
+      const bool round_trip = k == 1 && ok[0];  // direction 1 undoes direction 0
+      dl::MarshalResult res;
+      const double ms =
+          dlbm::timed_marshal(B.d, B.ref, B.m, buf, rec, n, dirs[k][0], dirs[k][1], job.alg, &res);
+      bool restore = !round_trip && !(k == 0 && ok[1]);
+      if (ms < 0) {
+        ok[k] = false;
+        row[k]["status"] = "error";
+        row[k]["reason"] = "enqueue: " + res.error;
+        dlb::write(B.d, buf, orig.data(), bytes);
+        continue;
+      }
+      row[k]["kernels"] = res.kernels;
+      if (!checked[k]) {
+        checked[k] = true;
+        std::vector<unsigned char> got(bytes);
+        dlb::read(B.d, buf, got.data(), bytes);
+        std::string why;
+        if (round_trip) {
+          verified[k] = std::memcmp(got.data(), orig.data(), bytes) == 0;
+          if (!verified[k]) why = "round trip differs from the input";
+        } else {
+          verified[k] = dlbm::verify_conversion(rec, n, dirs[k][0], dirs[k][1], orig, got,
+                                                bytes <= B.full_verify_bytes, &why);
+        }
+        if (!verified[k]) {
+          ++B.wrong;
+          row[k]["reason"] = "WRONG RESULT: " + why;
+          std::fprintf(stderr, "*** WRONG RESULT: %s %s %s->%s n=%zu: %s\n", shape.c_str(),
+                       dl::algorithm_name(job.alg), dirs[k][0].str().c_str(),
+                       dirs[k][1].str().c_str(), n, why.c_str());
+          restore = true;
+          if (k == 0 && ok[1]) {
+            ok[1] = false;  // its input would be wrong: not measured
+            row[1]["status"] = "skipped";
+            row[1]["reason"] = "forward conversion was wrong";
+          }
+        }
+      }
+      if (restore) dlb::write(B.d, buf, orig.data(), bytes);
+      // Very slow algorithms (P-IPT on unlucky shapes) get one timed run only.
+      if (r == -B.warmup && ms > 2000.0) reps = std::min(reps, 1);
+      if (r >= 0) times[k].push_back(ms);
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    json& w = row[k];
+    if (!plan[k].ok) {
+      B.rows.push_back(w);
+      continue;
+    }
+    w["plan"] = steps_text(plan[k]);
+    w["extra_bytes"] = plan[k].extra_bytes;
+    w["extra_pct"] = 100.0 * double(plan[k].extra_bytes) / double(bytes);
+    w["bytes_moved"] = plan[k].bytes_moved;
+    w["verified"] = verified[k];
+    if (!w.contains("status")) w["status"] = verified[k] ? "ok" : "wrong";
+    if (!times[k].empty()) {
+      const double ms = dlb::median(times[k]);
+      w["repeats"] = times[k].size();
+      w["ms"] = ms;
+      w["ms_min"] = *std::min_element(times[k].begin(), times[k].end());
+      w["gbps"] = 2e-6 * double(bytes) / ms;
+      w["gbps_moved"] = 1e-6 * double(plan[k].bytes_moved) / ms;
+      w["copy_gbps"] = c["reference_gbps"];
+      w["ratio"] = w["gbps"].get<double>() / c["reference_gbps"].get<double>();
+    }
+    B.rows.push_back(w);
+  }
+}
+
+void print_row(const json& w) {
+  auto num = [&](const char* k) { return w.contains(k) ? w[k].get<double>() : -1.0; };
+  std::printf("%-9s %-10s %4zu %4u %10zu %-9s -> %-9s %-16s", w["group"].get<std::string>().c_str(),
+              w["shape"].get<std::string>().c_str(), w["S"].get<std::size_t>(),
+              w["T"].get<unsigned>(), w["n"].get<std::size_t>(),
+              w["from"].get<std::string>().c_str(), w["to"].get<std::string>().c_str(),
+              w["algorithm"].get<std::string>().c_str());
+  const std::string st = w.value("status", "");
+  if (w.contains("ms"))
+    std::printf(" %9.3f ms %8.1f GB/s %6.1f%% extra %6.3f%% %s\n", num("ms"), num("gbps"),
+                100 * num("ratio"), num("extra_pct"), st.c_str());
+  else
+    std::printf(" %s: %s\n", st.c_str(), w.value("reason", "").substr(0, 100).c_str());
+  std::fflush(stdout);
+}
+
+void run_buffer(Bench& B, const std::string& group, const std::string& shape, const dl::Record& rec,
+                std::size_t n, const std::vector<Job>& jobs) {
+  std::vector<Job> todo;
+  for (const auto& j : jobs)
+    if (B.algos.empty() || B.algos.count(dl::algorithm_name(j.alg))) todo.push_back(j);
+  if (todo.empty()) return;
+  const std::size_t bytes = n * rec.size();
+  std::vector<unsigned char> orig(bytes);
+  dlb::Rng(bytes ^ 0x5eedull).fill_nonzero(orig.data(), bytes);
+  cl_mem buf = dlb::make_buffer(B.d, bytes);
+  for (const auto& j : todo) {
+    const std::size_t before = B.rows.size();
+    measure_pair(B, group, shape, rec, n, buf, orig, j);
+    for (std::size_t i = before; i < B.rows.size(); ++i) print_row(B.rows[i]);
+  }
+  clReleaseMemObject(buf);
+}
+
+json targets(const json& rows) {
+  struct Target {
+    const char* name;
+    std::vector<std::string> algorithms;
+    double min_ratio;
+    double max_extra_pct;
+  };
+  const Target ts[] = {
+      {"AoS<->ASTA barrier-sync >= 90% of copy", {"barrier-sync"}, 0.90, 1e9},
+      {"AoS<->ASTA PTTWAC-in-instance >= 40% of copy", {"pttwac-instance"}, 0.40, 1e9},
+      {"DA<->ASTA in place (DL's segmented) >= 30% of copy, extra <= 2%", {"segmented"}, 0.30, 2.0},
+      {"out-of-place tiled transpose >= 85% of copy", {"out-of-place"}, 0.85, 1e9},
+  };
+  json out = json::array();
+  for (const auto& t : ts) {
+    double worst = 1e9, worst_extra = 0;
+    int n = 0, failed = 0;
+    std::string worst_row;
+    for (const auto& w : rows) {
+      if (w["group"] != "sweep") continue;
+      const std::string a = w["algorithm"];
+      if (std::find(t.algorithms.begin(), t.algorithms.end(), a) == t.algorithms.end()) continue;
+      ++n;
+      if (!w.contains("ratio") || w.value("status", "") != "ok") {
+        ++failed;
+        continue;
+      }
+      const double r = w["ratio"], x = w["extra_pct"];
+      worst_extra = std::max(worst_extra, x);
+      if (r < t.min_ratio || x > t.max_extra_pct) ++failed;
+      if (r < worst) {
+        worst = r;
+        worst_row = w["shape"].get<std::string>() + " T=" + std::to_string(w["T"].get<int>()) +
+                    " " + w["from"].get<std::string>() + "->" + w["to"].get<std::string>();
+      }
+    }
+    json j{{"target", t.name}, {"rows", n}, {"failed_rows", failed}, {"min_ratio", t.min_ratio}};
+    if (n) {
+      j["worst_ratio"] = worst < 1e9 ? worst : 0.0;
+      j["worst_row"] = worst_row;
+      j["max_extra_pct"] = worst_extra;
+      j["pass"] = failed == 0;
+    } else {
+      j["pass"] = nullptr;
+    }
+    out.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  dlb::Args args(argc, argv);
+  dlb::Device d;
+  dlb::open_device(d, unsigned(args.num("platform", 0)), unsigned(args.num("device", 0)));
+  std::printf("device: %s (%s, driver %s)\n", d.name.c_str(), d.platform_name.c_str(),
+              d.driver.c_str());
+  dlbm::Reference ref(d);
+  dl::Marshaler m(d.context, d.device);
+  Bench B(d, ref, m);
+  B.repeats = int(args.num("repeats", 5));
+  B.warmup = int(args.num("warmup", 1));
+  B.full_verify_bytes = std::size_t(args.num("full-verify-mib", 64)) << 20;
+  for (const auto& a : args.words("algos", {})) B.algos.insert(a);
+  const std::size_t size = std::size_t(args.real("size-mib", 1024) * 1048576.0);
+  const auto groups = args.words("groups", {"sweep", "table1"});
+  const auto Ss = args.list("S", {2, 5, 9, 19, 32});
+  const auto Ts = args.list("T", {16, 32, 64});
+  auto has = [&](const char* g) {
+    return std::find(groups.begin(), groups.end(), g) != groups.end();
+  };
+
+  using A = dl::Algorithm;
+  const auto aos = dl::Layout::aos(), da = dl::Layout::da();
+  if (has("sweep")) {
+    for (long long S : Ss) {
+      const auto rec = dl::Record::uniform("s" + std::to_string(S), dl::Scalar::Float, unsigned(S));
+      const std::size_t n = std::max<std::size_t>(size / rec.size() / 1024 * 1024, 1024);
+      std::vector<Job> jobs;
+      for (long long T : Ts) {
+        const auto asta = dl::Layout::asta(std::uint32_t(T));
+        for (A a : {A::BarrierSync, A::PttwacInstance, A::OutOfPlace})
+          jobs.push_back({aos, asta, a});
+        for (A a : {A::Segmented, A::Pttwac, A::Pipt}) jobs.push_back({da, asta, a});
+      }
+      jobs.push_back({aos, da, A::Auto});
+      jobs.push_back({aos, da, A::OutOfPlace});
+      run_buffer(B, "sweep", "S" + std::to_string(S), rec, n, jobs);
+    }
+  }
+  if (has("table1")) {
+    // The paper's Table 1: ELL matrices as rows x max nonzeros per row (floats).
+    const std::pair<const char*, std::pair<unsigned, unsigned>> shapes[] = {
+        {"bcsstk18", {11948, 40}},  {"e40r0000", {17281, 62}}, {"bcsstk31", {35588, 197}},
+        {"bcsstk32", {44609, 215}}, {"s3dkq4m2", {90449, 59}}, {"conf6.0", {49152, 39}}};
+    for (const auto& [name, shape] : shapes) {
+      const auto rec = dl::Record::uniform(name, dl::Scalar::Float, shape.second);
+      std::vector<Job> jobs;
+      for (long long T : Ts) {
+        const auto asta = dl::Layout::asta(std::uint32_t(T));
+        for (A a : {A::BarrierSync, A::PttwacInstance, A::OutOfPlace})
+          jobs.push_back({aos, asta, a});
+        for (A a : {A::Segmented, A::Pttwac, A::Pipt}) jobs.push_back({da, asta, a});
+      }
+      jobs.push_back({aos, da, A::OutOfPlace});
+      jobs.push_back({aos, da, A::Auto});
+      run_buffer(B, "table1", name, rec, shape.first, jobs);
+    }
+  }
+  // Marshaling cost of the applications' buffers (bench/apps write these descriptions).
+  for (const auto& file : args.words("app-json", {})) {
+    const json app = json::parse(dlb::read_text(file));
+    for (const auto& b : app.at("buffers")) {
+      const auto rec = dl::Record::parse(b.at("record").get<std::string>());
+      const std::size_t n = b.at("n");
+      std::vector<Job> jobs{{aos, da, A::Auto}};
+      for (long long T : app.value("tiles", std::vector<long long>(Ts.begin(), Ts.end())))
+        jobs.push_back({aos, dl::Layout::asta(std::uint32_t(T)), A::Auto});
+      run_buffer(B, "app", app.at("app").get<std::string>() + ":" + b.at("name").get<std::string>(),
+                 rec, n, jobs);
+    }
+  }
+
+  json out{{"benchmark", "dl-bench-marshal"},
+           {"device", d.name},
+           {"vendor", d.vendor},
+           {"platform", d.platform_name},
+           {"driver", d.driver},
+           {"device_version", d.version},
+           {"date", dlb::now_utc()},
+           {"command", dlb::command_line(argc, argv)},
+           {"size_bytes", size},
+           {"repeats", B.repeats},
+           {"preferred_tile", m.preferred_tile()},
+           {"timing",
+            "OpenCL event profiling: end of the last kernel minus end of a spacer "
+            "kernel enqueued just before; median of repeats after warm-up"},
+           {"gbps_definition",
+            "2 x buffer bytes (read + written) / device time; ratio to the "
+            "better of float4 copy kernel and clEnqueueCopyBuffer at the same size, both timed "
+            "after the same spacer as the marshals"}};
+  out["copies"] = json::array();
+  for (const auto& [bytes, c] : B.copies) out["copies"].push_back(c);
+  out["rows"] = B.rows;
+  out["targets"] = targets(B.rows);
+  out["wrong_results"] = B.wrong;
+  std::printf("\ntargets:\n");
+  for (const auto& t : out["targets"]) {
+    std::printf("  %-66s %s", t["target"].get<std::string>().c_str(),
+                t["pass"].is_null() ? "n/a" : (t["pass"].get<bool>() ? "PASS" : "FAIL"));
+    if (t.contains("worst_ratio"))
+      std::printf("  worst %.1f%% (%s)", 100 * t["worst_ratio"].get<double>(),
+                  t["worst_row"].get<std::string>().c_str());
+    std::printf("\n");
+  }
+  const std::string path = args.str("json", "marshal.json");
+  std::ofstream(path) << out.dump(1) << "\n";
+  std::printf("wrote %s\n", path.c_str());
+  if (B.wrong) {
+    std::fprintf(stderr, "*** %d wrong results\n", B.wrong);
+    return 1;
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "dl-bench-marshal: %s\n", e.what());
+  return 2;
+}
