@@ -1,0 +1,114 @@
+// The common frame of DL's benchmark applications (plain OpenCL, no DL calls).
+//
+// Every application runs its kernel in three hand-written layouts (AoS, DA, ASTA(T)) from
+// one source with an index macro (common/layouts.h), checks that all layouts give the
+// results of a CPU reference, and times the kernels with event profiling. Its "app" mode
+// is the unmodified AoS application with the annotated kernel: that is what runs under
+// DL's interposer (dl-run), where DL marshals behind the application's back.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "clbench.hpp"
+
+namespace dlb {
+
+/// A layout of an application buffer: tile width 1 = AoS, 0 = DA, T = ASTA(T).
+struct AppLayout {
+  unsigned tile = 1;
+  std::string name() const {
+    return tile == 1 ? "AoS" : tile == 0 ? "DA" : "ASTA(" + std::to_string(tile) + ")";
+  }
+  /// Build options selecting the layout in common/layouts.h.
+  std::string options() const {
+    return tile == 1 ? "-DL_AOS" : tile == 0 ? "-DL_DA" : "-DL_ASTA -DL_T=" + std::to_string(tile);
+  }
+  /// Tile width for n records (for dlb::to_tiled).
+  std::size_t width(std::size_t n) const { return tile == 0 ? n : tile; }
+};
+
+struct AppOptions {
+  unsigned platform = 0, device = 0;
+  std::vector<AppLayout> layouts;  // AoS first
+  int repeats = 5;
+  int iters = 10;              // iterations of the "app" mode
+  std::string mode = "bench";  // bench | app
+  std::string kernel_dir;      // where the .cl files are
+  std::string kernel;          // the annotated AoS kernel file ("app" mode)
+  std::string json;            // output file ("" = none)
+};
+
+inline AppOptions parse_app_options(const Args& a, const std::string& app) {
+  AppOptions o;
+  o.platform = unsigned(a.num("platform", 0));
+  o.device = unsigned(a.num("device", 0));
+  o.layouts.push_back({1});
+  o.layouts.push_back({0});
+  for (long long t : a.list("T", {16, 32, 64})) o.layouts.push_back({unsigned(t)});
+  o.repeats = int(a.num("repeats", 5));
+  o.iters = int(a.num("iters", 10));
+  o.mode = a.str("mode", "bench");
+  o.kernel_dir = a.str("kernel-dir", exe_dir() + "/kernels");
+  o.kernel = a.str("kernel", o.kernel_dir + "/" + app + ".cl");
+  o.json = a.str("json", "");
+  return o;
+}
+
+/// Source of an application's hand-written layout variants: layouts.h + <app>_layouts.cl.
+inline std::string variant_source(const AppOptions& o, const std::string& app) {
+  return read_text(o.kernel_dir + "/layouts.h") + "\n" +
+         read_text(o.kernel_dir + "/" + app + "_layouts.cl");
+}
+
+inline nlohmann::json device_json(const Device& d) {
+  return {{"device", d.name},     {"vendor", d.vendor},       {"platform", d.platform_name},
+          {"driver", d.driver},   {"device_version", d.version}, {"gpu", d.gpu}};
+}
+
+/// Times `launch` (which enqueues one kernel and returns its event): warm-up, then the
+/// median of `repeats` device times in ms.
+template <class Launch>
+double time_kernel(int repeats, Launch&& launch) {
+  std::vector<double> t;
+  for (int r = -1; r < repeats; ++r) {
+    cl_event e = launch();
+    check(clWaitForEvents(1, &e), "clWaitForEvents");
+    if (r >= 0) t.push_back(event_ms(e));
+    clReleaseEvent(e);
+  }
+  return median(t);
+}
+
+inline cl_event launch_1d(const Device& d, cl_kernel k, std::size_t global, std::size_t local) {
+  cl_event e = nullptr;
+  const std::size_t g = local ? (global + local - 1) / local * local : global;
+  check(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &g, local ? &local : nullptr, 0, nullptr,
+                               &e),
+        "clEnqueueNDRangeKernel");
+  return e;
+}
+
+/// Relative difference |a - b| / max(|b|, floor).
+inline double rel_diff(double a, double b, double floor = 1e-3) {
+  const double m = std::max(std::abs(b), floor);
+  return std::abs(a - b) / m;
+}
+
+/// Writes the JSON document if a path was given.
+inline void write_json(const std::string& path, const nlohmann::json& j) {
+  if (path.empty()) return;
+  std::ofstream(path) << j.dump(1) << "\n";
+  std::printf("wrote %s\n", path.c_str());
+}
+
+/// Whether the process runs under DL's interposer (for the record only).
+inline bool under_dl() {
+  const char* p = std::getenv("LD_PRELOAD");
+  return p && std::string(p).find("dl_interpose") != std::string::npos;
+}
+
+}  // namespace dlb
