@@ -65,8 +65,8 @@ inline std::string variant_source(const AppOptions& o, const std::string& app) {
 }
 
 inline nlohmann::json device_json(const Device& d) {
-  return {{"device", d.name},     {"vendor", d.vendor},       {"platform", d.platform_name},
-          {"driver", d.driver},   {"device_version", d.version}, {"gpu", d.gpu}};
+  return {{"device", d.name},   {"vendor", d.vendor},          {"platform", d.platform_name},
+          {"driver", d.driver}, {"device_version", d.version}, {"gpu", d.gpu}};
 }
 
 /// Times `launch` (which enqueues one kernel and returns its event): warm-up, then the
@@ -86,9 +86,9 @@ double time_kernel(int repeats, Launch&& launch) {
 inline cl_event launch_1d(const Device& d, cl_kernel k, std::size_t global, std::size_t local) {
   cl_event e = nullptr;
   const std::size_t g = local ? (global + local - 1) / local * local : global;
-  check(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &g, local ? &local : nullptr, 0, nullptr,
-                               &e),
-        "clEnqueueNDRangeKernel");
+  check(
+      clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &g, local ? &local : nullptr, 0, nullptr, &e),
+      "clEnqueueNDRangeKernel");
   return e;
 }
 

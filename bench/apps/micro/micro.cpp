@@ -99,15 +99,19 @@ int main(int argc, char** argv) try {
       }
       std::vector<float> got(a.size());
       dlb::read(d, bb, got.data(), bytes);
-      const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const double wall =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (got != want) dlb::fail("micro app mode S=" + std::to_string(S) + ": wrong result");
       clReleaseMemObject(ab);
       clReleaseMemObject(bb);
       clReleaseKernel(k);
       clReleaseProgram(p);
-      out["cases"].push_back({{"case", "S=" + std::to_string(S)}, {"iters", o.iters},
-                              {"kernel_ms", ms / o.iters}, {"wall_ms", wall}});
-      std::printf("S=%2lld app mode: %.3f ms per launch, %.1f ms wall, check ok\n", S, ms / o.iters, wall);
+      out["cases"].push_back({{"case", "S=" + std::to_string(S)},
+                              {"iters", o.iters},
+                              {"kernel_ms", ms / o.iters},
+                              {"wall_ms", wall}});
+      std::printf("S=%2lld app mode: %.3f ms per launch, %.1f ms wall, check ok\n", S, ms / o.iters,
+                  wall);
     }
     out["under_dl"] = dlb::under_dl();
     dlb::write_json(o.json, out);
@@ -115,7 +119,8 @@ int main(int argc, char** argv) try {
   }
   const std::string src = dlb::variant_source(o, "micro");
   std::printf("%4s %12s", "S", "AoS ms");
-  for (std::size_t l = 1; l < o.layouts.size(); ++l) std::printf(" %12s", (o.layouts[l].name() + " x").c_str());
+  for (std::size_t l = 1; l < o.layouts.size(); ++l)
+    std::printf(" %12s", (o.layouts[l].name() + " x").c_str());
   std::printf("\n");
   for (long long S : Ss) {
     std::vector<float> a(n * S);
@@ -127,20 +132,22 @@ int main(int argc, char** argv) try {
     json ms = json::object(), speed = json::object(), per_elem = json::object();
     double aos_ms = 0;
     for (const auto& l : o.layouts) {
-      const double t = run_layout(d, o, src, l.options() + def, a, want, unsigned(S), n,
-                                  l.width(n), l.name());
+      const double t =
+          run_layout(d, o, src, l.options() + def, a, want, unsigned(S), n, l.width(n), l.name());
       if (l.tile == 1) aos_ms = t;
       ms[l.name()] = t;
       speed[l.name()] = aos_ms / t;
       per_elem[l.name()] = 1e6 * t / double(2 * n * S);
     }
-    c["annotated_aos_ms"] = run_layout(d, o, annotated, def, a, want, unsigned(S), n, 1, "annotated");
+    c["annotated_aos_ms"] =
+        run_layout(d, o, annotated, def, a, want, unsigned(S), n, 1, "annotated");
     c["kernel_ms"] = ms;
     c["speedup"] = speed;
     c["ns_per_element"] = per_elem;
     c["check"] = "ok";
     std::printf("%4lld %12.4f", S, aos_ms);
-    for (std::size_t l = 1; l < o.layouts.size(); ++l) std::printf(" %12.2f", speed[o.layouts[l].name()].get<double>());
+    for (std::size_t l = 1; l < o.layouts.size(); ++l)
+      std::printf(" %12.2f", speed[o.layouts[l].name()].get<double>());
     std::printf("\n");
     out["cases"].push_back(c);
   }
