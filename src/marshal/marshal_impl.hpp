@@ -20,6 +20,9 @@ namespace kernels {
 extern const char* const dl_index;
 extern const char* const copy_map;
 extern const char* const tile_local;
+extern const char* const tile_instance;
+extern const char* const tile_transpose;
+extern const char* const tail_shift;
 }  // namespace kernels
 
 namespace detail {
@@ -47,7 +50,7 @@ struct KArg {
 
 /// One command of a conversion.
 struct Op {
-  enum class Kind { Kernel, Copy } kind = Kind::Kernel;
+  enum class Kind { Kernel, Copy, Fill } kind = Kind::Kernel;  // Fill: zero dst
   std::string kernel;
   std::vector<KArg> args;
   std::size_t global = 0, local = 0;
@@ -72,6 +75,45 @@ struct Op {
 
 struct Job;
 
+/// A host plan of a DA <-> ASTA minitile permutation (Segmented, or whole cycles for
+/// Pipt): table entries (start, moves | kOwnStart), cut segments first.
+struct SegPlan {
+  static constexpr std::uint64_t kOwnStart = std::uint64_t(1) << 63;
+  std::vector<cl_ulong2> table;
+  std::size_t nsave = 0;   // entries [0, nsave) start from a saved minitile
+  std::size_t length = 0;  // L: most moves per segment (0: whole cycles)
+  std::size_t cycles = 0;  // non-trivial cycles
+  bool ok = false;
+  std::size_t extra(std::size_t minitile_bytes) const {
+    return table.size() * sizeof(cl_ulong2) + nsave * minitile_bytes;
+  }
+};
+
+/// Walks the cycles of the minitile permutation of N' = np full tiles (dir 0: DA -> ASTA,
+/// 1: ASTA -> DA) for slot table `st` and cuts them into segments. whole: one segment
+/// per cycle (Pipt). Otherwise L is the smallest of 32, 64, ... whose table and scratch
+/// fit `budget` bytes (fixed_length: use that L); ok = false when none does.
+SegPlan make_seg_plan(std::uint64_t np, const std::vector<std::uint32_t>& st, unsigned dir,
+                      bool whole, std::size_t minitile_bytes, std::size_t budget,
+                      std::size_t fixed_length);
+
+/// One chunk of a tail shift, in units relative to the marshaled region.
+struct ShiftChunks {
+  std::vector<cl_ulong4> chunks;                               // (src, len, dst, save offset)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> slots;  // chunk ranges, slot order
+  std::size_t save_units = 0;
+};
+/// The head shifts of DA(n) <-> [DA(N'T) heads | tail] (left: DA -> ASTA direction).
+ShiftChunks shift_chunks(const std::vector<std::uint32_t>& st, std::uint64_t n, std::uint32_t T,
+                         bool left);
+
+/// Extra device bytes of the tail handling of DA <-> ASTA(T) (0 when n % T == 0).
+std::size_t tail_extra_bytes(const Record& rec, std::size_t unit, std::size_t n, std::uint32_t T);
+
+/// Extra-memory bound of the in-place algorithms: 2% of the buffer, 64 KiB minimum
+/// (or MarshalOptions::max_extra_bytes).
+std::size_t in_place_budget(const MarshalOptions& opt, std::size_t buffer_bytes);
+
 }  // namespace detail
 
 struct Marshaler::Impl {
@@ -85,6 +127,20 @@ struct Marshaler::Impl {
   std::map<std::string, cl_program> programs;                    // by build options
   std::map<std::string, cl_kernel> kernels;                      // by options + name
   std::map<std::string, std::pair<cl_mem, std::size_t>> tables;  // slot tables by record+unit
+  struct SegEntry {
+    std::shared_ptr<const detail::SegPlan> plan;
+    cl_mem table = nullptr;  // device copy, created on first use
+    std::uint64_t used = 0;
+  };
+  std::map<std::string, SegEntry> seg_plans;  // by permutation (np, slot table, dir, policy)
+  std::uint64_t seg_clock = 0;
+
+  /// Finds or computes the segment plan; with `device`, also its device table.
+  SegEntry* seg_plan(const Record& rec, std::size_t unit, std::size_t n, std::uint32_t T,
+                     unsigned dir, Algorithm a, bool device, cl_int* err);
+  /// Completes a plan from make_plan(): exact extra bytes of Segmented/Pipt steps, and
+  /// Segmented replaced by Pttwac (Auto) when its table cannot fit the budget.
+  void refine(Plan& p, const Record& rec, std::size_t n, Algorithm requested);
 
   ~Impl();
   cl_int program(unsigned unit, cl_program* out, std::string* log);
@@ -112,7 +168,7 @@ struct Job {
 
   Job(Marshaler::Impl& impl, const Record& r) : m(impl), rec(r) {}
   ~Job();
-  cl_int alloc(std::size_t bytes, cl_mem* out);
+  cl_int alloc(std::size_t bytes, cl_mem* out, const void* init = nullptr);
   std::size_t groups(std::size_t wanted) const;
 };
 
@@ -120,6 +176,8 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
+cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err);
+cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 
 }  // namespace detail
 }  // namespace dl

@@ -70,7 +70,9 @@ std::uint32_t Marshaler::preferred_tile() const {
 
 Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
                      Algorithm algorithm) const {
-  return detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm);
+  Plan p = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm);
+  impl_->refine(p, rec, n, algorithm);
+  return p;
 }
 
 cl_int Marshaler::prepare(const Record& rec, const Plan& plan, std::string* log) {
@@ -86,12 +88,14 @@ Job::~Job() {
   for (cl_mem s : scratch) m.api->clReleaseMemObject(s);
 }
 
-cl_int Job::alloc(std::size_t bytes, cl_mem* out) {
+cl_int Job::alloc(std::size_t bytes, cl_mem* out, const void* init) {
   cl_int err = CL_SUCCESS;
   const std::size_t total = bytes + m.opt.scratch_padding;
   if (total < bytes) return CL_INVALID_BUFFER_SIZE;
-  cl_mem mem = m.api->clCreateBuffer(m.ctx, CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16),
-                                     nullptr, &err);
+  if (init && total != bytes) return CL_INVALID_BUFFER_SIZE;
+  cl_mem mem =
+      m.api->clCreateBuffer(m.ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
+                            std::max<std::size_t>(total, 16), const_cast<void*>(init), &err);
   if (err != CL_SUCCESS) return err;
   scratch.push_back(mem);
   *out = mem;
@@ -162,6 +166,14 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
       case Algorithm::OutOfPlace:
         err = detail::add_out_of_place(job, s, &why);
         break;
+      case Algorithm::PttwacInstance:
+        err = detail::add_tile_instance(job, s, &why);
+        break;
+      case Algorithm::Segmented:
+      case Algorithm::Pttwac:
+      case Algorithm::Pipt:
+        err = detail::add_da_asta(job, s, &why);
+        break;
       default:
         err = CL_INVALID_OPERATION;
         why = std::string(algorithm_name(s.algorithm)) + " is not implemented";
@@ -187,7 +199,11 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     const cl_uint nw = i == 0 ? num_wait : 1;
     const cl_event* wl = i == 0 ? wait : &prev;
     cl_event ev = nullptr;
-    if (op.kind == detail::Op::Kind::Copy) {
+    if (op.kind == detail::Op::Kind::Fill) {
+      const cl_uint zero = 0;
+      err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
+                                     wl, &ev);
+    } else if (op.kind == detail::Op::Kind::Copy) {
       err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
                                      wl, &ev);
     } else {

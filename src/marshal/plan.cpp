@@ -46,13 +46,20 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
                std::to_string(tile_local_limit(c.lim)) + " bytes)";
       return {};
     }
-    case Algorithm::PttwacInstance:
-      return "pttwac-instance is not available yet";
+    case Algorithm::PttwacInstance: {
+      if (!aos_tiled) return "pttwac-instance converts between AoS and ASTA(T) or DA only";
+      const std::size_t w = tiled_width(is_aos(from) ? to : from, c.n);
+      const std::size_t units = w * (R / c.rec.unit());
+      if ((units + 31) / 32 * 4 > c.lim.local_mem_bytes)
+        return "pttwac-instance needs one done bit per unit of a tile (" + std::to_string(units) +
+               " units) in local memory";
+      return {};
+    }
     case Algorithm::Pttwac:
     case Algorithm::Pipt:
     case Algorithm::Segmented:
       if (!da_asta) return std::string(algorithm_name(a)) + " converts between DA and ASTA(T) only";
-      return std::string(algorithm_name(a)) + " is not available yet";
+      return {};
     case Algorithm::Auto:
       break;
   }
@@ -60,10 +67,19 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
 }
 
 // The in-place algorithm Auto picks for a single step, or Auto when there is none.
+// (Segmented is replaced by Pttwac later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
   for (Algorithm a : {Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Segmented})
     if (refuses(c, a, from, to).empty()) return a;
   return Algorithm::Auto;
+}
+
+// The tile width AoS <-> DA goes through: the preferred T, halved until a tile fits the
+// barrier-sync budget (and below n).
+std::uint32_t compose_tile(const Ctx& c) {
+  std::uint32_t t = 32;
+  while (t > 2 && (t * c.rec.size() > tile_local_budget(c.lim, c.opt) || t >= c.n)) t /= 2;
+  return t;
 }
 
 std::size_t step_bytes_moved(Algorithm a, std::size_t bytes) {
@@ -135,6 +151,17 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   auto route = [&]() -> std::vector<PlanStep> {
     if (is_asta(from) && is_asta(to))
       return {{Algorithm::Auto, from, Layout::aos()}, {Algorithm::Auto, Layout::aos(), to}};
+    // AoS <-> DA: one group may take all n records only when they are few; otherwise
+    // AoS <-> ASTA(t) (barrier-sync) composed with ASTA(t) <-> DA (in-place transposition).
+    const bool aos_da = (is_aos(from) && is_da(to)) || (is_da(from) && is_aos(to));
+    if (aos_da && (n * rec.size() > tile_local_budget(lim, opt) ||
+                   !refuses(c, Algorithm::BarrierSync, from, to).empty())) {
+      const std::uint32_t t = compose_tile(c);
+      if (t < n) {
+        const Layout mid = Layout::asta(t);
+        return {{Algorithm::Auto, from, mid}, {Algorithm::Auto, mid, to}};
+      }
+    }
     return single;
   };
 

@@ -3,6 +3,8 @@
 // slot-table buffers by record.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "marshal_impl.hpp"
 
 namespace dl {
@@ -14,9 +16,11 @@ Marshaler::Impl::~Impl() {
 }
 
 cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {
-  const std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit);
+  const std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit) + " -DDL_SEG_K=" +
+                              std::to_string(std::max<std::size_t>(1, opt.segment_batch));
   if (auto it = programs.find(options); it != programs.end()) return *out = it->second, CL_SUCCESS;
-  const char* sources[] = {kernels::dl_index, kernels::copy_map, kernels::tile_local};
+  const char* sources[] = {kernels::dl_index,      kernels::copy_map,       kernels::tile_local,
+                           kernels::tile_instance, kernels::tile_transpose, kernels::tail_shift};
   cl_int err = CL_SUCCESS;
   cl_program prog = api->clCreateProgramWithSource(ctx, sizeof(sources) / sizeof(sources[0]),
                                                    sources, nullptr, &err);

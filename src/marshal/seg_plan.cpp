@@ -1,0 +1,135 @@
+// Host planning of the Segmented (and P-IPT) DA <-> ASTA transposition: walk every
+// cycle of the minitile permutation once, then cut the cycles into segments of at most
+// L moves so every worker of the kernel gets a bounded, race-free piece of work.
+#include <algorithm>
+#include <map>
+
+#include "marshal_impl.hpp"
+
+namespace dl::detail {
+namespace {
+
+// The permutation of kernels/dl_index.h (dl_da_to_asta_tile / dl_asta_to_da_tile).
+struct Next {
+  std::uint64_t np;
+  std::uint32_t ru;
+  const std::uint32_t* st;
+  bool uni;
+  unsigned dir;
+  std::uint64_t operator()(std::uint64_t p) const {
+    if (dir == 0) {
+      const auto q = static_cast<std::uint32_t>(p / np);
+      if (uni) return (p - q * np) * ru + q;
+      const std::uint32_t o = st[q] >> 16, z = st[q] & 0xffff;
+      const std::uint64_t r = p - np * o;
+      const std::uint64_t j = r / z;
+      return j * ru + o + (r - j * z);
+    }
+    const std::uint64_t j = p / ru;
+    const auto q = static_cast<std::uint32_t>(p - j * ru);
+    if (uni) return q * np + j;
+    const std::uint32_t o = st[q] >> 16, z = st[q] & 0xffff;
+    return np * o + j * z + (q - o);
+  }
+};
+
+}  // namespace
+
+SegPlan make_seg_plan(std::uint64_t np, const std::vector<std::uint32_t>& st, unsigned dir,
+                      bool whole, std::size_t minitile_bytes, std::size_t budget,
+                      std::size_t fixed_length) {
+  const auto ru = static_cast<std::uint32_t>(st.size());
+  bool uni = true;
+  for (auto e : st) uni = uni && (e & 0xffff) == 1;
+  const Next next{np, ru, st.data(), uni, dir};
+  const std::uint64_t count = np * ru;
+
+  // Pass 1: cycle lengths (histogram), fixed points skipped.
+  std::vector<bool> seen(count, false);
+  std::map<std::uint64_t, std::uint64_t> lengths;
+  SegPlan plan;
+  for (std::uint64_t s = 0; s < count; ++s) {
+    if (seen[s]) continue;
+    std::uint64_t c = 0;
+    for (std::uint64_t p = s; !seen[p]; p = next(p)) {
+      seen[p] = true;
+      ++c;
+    }
+    if (c > 1) {
+      ++lengths[c];
+      ++plan.cycles;
+    }
+  }
+  auto cost = [&](std::size_t L, std::size_t* nseg, std::size_t* nsave) {
+    std::size_t segs = 0, saves = 0;
+    for (const auto& [c, k] : lengths) {
+      if (L == 0 || c <= L) {
+        segs += k;
+      } else {
+        const std::size_t per = (c + L - 1) / L;
+        segs += k * per;
+        saves += k * per;
+      }
+    }
+    if (nseg) *nseg = segs;
+    if (nsave) *nsave = saves;
+    return segs * sizeof(cl_ulong2) + saves * minitile_bytes;
+  };
+  std::size_t L = 0;
+  if (!whole) {
+    if (fixed_length) {
+      L = fixed_length;
+    } else {
+      bool found = false;
+      for (L = 32; L <= (std::size_t(1) << 30); L *= 2) {
+        if (cost(L, nullptr, nullptr) <= budget) {
+          found = true;
+          break;
+        }
+        if (L >= count) break;
+      }
+      if (!found) return plan;  // not even whole cycles fit
+    }
+  }
+  plan.length = L;
+  std::size_t nseg = 0, nsave = 0;
+  cost(L, &nseg, &nsave);
+  plan.table.reserve(nseg);
+  plan.nsave = nsave;
+
+  // Pass 2: emit cut segments first (they own scratch slots), whole cycles after.
+  std::vector<cl_ulong2> whole_cycles;
+  std::fill(seen.begin(), seen.end(), false);
+  for (std::uint64_t s = 0; s < count; ++s) {
+    if (seen[s]) continue;
+    std::uint64_t c = 0;
+    for (std::uint64_t p = s; !seen[p]; p = next(p)) {
+      seen[p] = true;
+      ++c;
+    }
+    if (c <= 1) continue;
+    if (L == 0 || c <= L) {
+      cl_ulong2 e;
+      e.s[0] = s;
+      e.s[1] = c | SegPlan::kOwnStart;
+      whole_cycles.push_back(e);
+      continue;
+    }
+    // Cut into `per` segments of near-equal length.
+    const std::uint64_t per = (c + L - 1) / L;
+    std::uint64_t p = s;
+    for (std::uint64_t k = 0; k < per; ++k) {
+      const std::uint64_t len = c / per + (k < c % per ? 1 : 0);
+      cl_ulong2 e;
+      e.s[0] = p;
+      e.s[1] = len;
+      plan.table.push_back(e);
+      for (std::uint64_t j = 0; j < len; ++j) p = next(p);
+    }
+  }
+  plan.table.insert(plan.table.end(), whole_cycles.begin(), whole_cycles.end());
+  plan.ok = true;
+  return plan;
+}
+
+}  // namespace dl::detail
