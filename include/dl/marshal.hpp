@@ -128,6 +128,15 @@ class Marshaler {
                         Algorithm algorithm = Algorithm::Auto, cl_uint num_wait = 0,
                         const cl_event* wait = nullptr, cl_event* done = nullptr);
 
+  /// Out of place: converts n records at src[src_offset] (layout `from`) into
+  /// dst[dst_offset] (layout `to`); the regions must not overlap. AoS <-> DA use the
+  /// local-memory tiled transpose (coalesced reads and writes), other pairs the generic
+  /// map copy. plan.bytes_moved counts the one read and one write.
+  MarshalResult enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset, cl_mem dst,
+                             std::size_t dst_offset, const Record& rec, std::size_t n,
+                             const Layout& from, const Layout& to, cl_uint num_wait = 0,
+                             const cl_event* wait = nullptr, cl_event* done = nullptr);
+
   /// The ASTA tile width the planner recommends on this device.
   std::uint32_t preferred_tile() const;
 

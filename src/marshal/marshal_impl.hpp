@@ -176,6 +176,15 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
+/// One out-of-place kernel from `src` (base in units) to the job's buffer: the tiled
+/// transpose for AoS <-> DA, the generic map copy otherwise.
+cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
+                       const Layout& to, std::string* err);
+/// Fills the job's geometry (unit from both offsets, slot table).
+cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::size_t other_offset);
+/// Resolves kernels, then enqueues the job's ops chained with events.
+void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event* wait,
+             cl_event* done, MarshalResult& r);
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err);
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 

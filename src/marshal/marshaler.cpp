@@ -109,6 +109,83 @@ std::size_t Job::groups(std::size_t wanted) const {
 
 }  // namespace detail
 
+namespace detail {
+
+cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::size_t other_offset) {
+  job.n = n;
+  job.buffer = buffer;
+  job.offset = offset;
+  job.unit = static_cast<unsigned>(job.rec.unit());
+  while (offset % job.unit || other_offset % job.unit) job.unit /= 2;
+  job.ru = static_cast<std::uint32_t>(job.rec.size() / job.unit);
+  job.base = offset / job.unit;
+  bool uni = false;
+  cl_int err = job.m.slot_table_buffer(job.rec, job.unit, &job.table, &uni);
+  job.uni = uni ? 1 : 0;
+  return err;
+}
+
+void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event* wait,
+             cl_event* done, MarshalResult& r) {
+  const cl_icd_dispatch* api = job.m.api;
+  std::string why;
+  cl_int err = CL_SUCCESS;
+  // Resolve every kernel before the first command reaches the queue.
+  std::vector<cl_kernel> ks(job.ops.size(), nullptr);
+  for (std::size_t i = 0; err == CL_SUCCESS && i < job.ops.size(); ++i)
+    if (job.ops[i].kind == detail::Op::Kind::Kernel)
+      err = job.m.kernel(job.unit, job.ops[i].kernel, &ks[i], &why);
+  if (err != CL_SUCCESS) {
+    r.status = err;
+    r.error = why.empty()
+                  ? "preparing the conversion failed (OpenCL error " + std::to_string(err) + ")"
+                  : why;
+    return;
+  }
+
+  cl_event prev = nullptr;
+  for (std::size_t i = 0; i < job.ops.size(); ++i) {
+    const detail::Op& op = job.ops[i];
+    const cl_uint nw = i == 0 ? num_wait : 1;
+    const cl_event* wl = i == 0 ? wait : &prev;
+    cl_event ev = nullptr;
+    if (op.kind == detail::Op::Kind::Fill) {
+      const cl_uint zero = 0;
+      err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
+                                     wl, &ev);
+    } else if (op.kind == detail::Op::Kind::Copy) {
+      err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
+                                     wl, &ev);
+    } else {
+      for (cl_uint a = 0; err == CL_SUCCESS && a < op.args.size(); ++a) {
+        const detail::KArg& ka = op.args[a];
+        err = ka.local ? api->clSetKernelArg(ks[i], a, ka.local, nullptr)
+                       : api->clSetKernelArg(ks[i], a, ka.bytes.size(), ka.bytes.data());
+      }
+      if (err == CL_SUCCESS)
+        err = api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global, &op.local, nw, wl,
+                                          &ev);
+      if (err == CL_SUCCESS) ++r.kernels;
+    }
+    if (prev) api->clReleaseEvent(prev);
+    prev = ev;
+    if (err != CL_SUCCESS) {
+      r.status = err;
+      r.error = "enqueueing command " + std::to_string(i) + " (" +
+                (op.kind == detail::Op::Kind::Copy ? std::string("copy") : op.kernel) +
+                ") failed with OpenCL error " + std::to_string(err) +
+                (i ? "; the buffer may be partly converted" : "");
+      return;
+    }
+  }
+  if (done)
+    *done = prev;
+  else if (prev)
+    api->clReleaseEvent(prev);
+}
+
+}  // namespace detail
+
 MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::size_t offset,
                                  const Record& rec, std::size_t n, const Layout& from,
                                  const Layout& to, Algorithm algorithm, cl_uint num_wait,
@@ -146,16 +223,7 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
 
   std::lock_guard<std::mutex> lock(impl_->mu);
   detail::Job job(*impl_, rec);
-  job.n = n;
-  job.buffer = buffer;
-  job.offset = offset;
-  job.unit = static_cast<unsigned>(rec.unit());
-  while (offset % job.unit) job.unit /= 2;
-  job.ru = static_cast<std::uint32_t>(rec.size() / job.unit);
-  job.base = offset / job.unit;
-  bool uni = false;
-  err = impl_->slot_table_buffer(rec, job.unit, &job.table, &uni);
-  job.uni = uni ? 1 : 0;
+  err = detail::setup(job, n, buffer, offset, offset);
   std::string why;
   for (const PlanStep& s : r.plan.steps) {
     if (err != CL_SUCCESS) break;
@@ -179,11 +247,6 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
         why = std::string(algorithm_name(s.algorithm)) + " is not implemented";
     }
   }
-  // Resolve every kernel before the first command reaches the queue.
-  std::vector<cl_kernel> ks(job.ops.size(), nullptr);
-  for (std::size_t i = 0; err == CL_SUCCESS && i < job.ops.size(); ++i)
-    if (job.ops[i].kind == detail::Op::Kind::Kernel)
-      err = impl_->kernel(job.unit, job.ops[i].kernel, &ks[i], &why);
   if (err != CL_SUCCESS) {
     r.status = err;
     r.error = why.empty()
@@ -192,48 +255,87 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     spdlog::debug("dl: marshal {} -> {} refused: {}", from.str(), to.str(), r.error);
     return r;
   }
-
-  cl_event prev = nullptr;
-  for (std::size_t i = 0; i < job.ops.size(); ++i) {
-    const detail::Op& op = job.ops[i];
-    const cl_uint nw = i == 0 ? num_wait : 1;
-    const cl_event* wl = i == 0 ? wait : &prev;
-    cl_event ev = nullptr;
-    if (op.kind == detail::Op::Kind::Fill) {
-      const cl_uint zero = 0;
-      err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
-                                     wl, &ev);
-    } else if (op.kind == detail::Op::Kind::Copy) {
-      err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
-                                     wl, &ev);
-    } else {
-      for (cl_uint a = 0; err == CL_SUCCESS && a < op.args.size(); ++a) {
-        const detail::KArg& ka = op.args[a];
-        err = ka.local ? api->clSetKernelArg(ks[i], a, ka.local, nullptr)
-                       : api->clSetKernelArg(ks[i], a, ka.bytes.size(), ka.bytes.data());
-      }
-      if (err == CL_SUCCESS)
-        err = api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global, &op.local, nw, wl,
-                                          &ev);
-      if (err == CL_SUCCESS) ++r.kernels;
-    }
-    if (prev) api->clReleaseEvent(prev);
-    prev = ev;
-    if (err != CL_SUCCESS) {
-      r.status = err;
-      r.error = "enqueueing command " + std::to_string(i) + " (" +
-                (op.kind == detail::Op::Kind::Copy ? std::string("copy") : op.kernel) +
-                ") failed with OpenCL error " + std::to_string(err) +
-                (i ? "; the buffer may be partly converted" : "");
-      return r;
-    }
-  }
-  if (done)
-    *done = prev;
-  else if (prev)
-    api->clReleaseEvent(prev);
+  detail::execute(job, queue, num_wait, wait, done, r);
+  if (r.status != CL_SUCCESS) return r;
   spdlog::debug("dl: marshal {} records of {} bytes {} -> {}: {} commands", n, rec.size(),
                 from.str(), to.str(), job.ops.size());
+  return r;
+}
+
+namespace {
+
+cl_int region_ok(const cl_icd_dispatch* api, cl_mem mem, std::size_t offset, std::size_t bytes,
+                 std::string* why) {
+  std::size_t size = 0;
+  cl_int err = api->clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof(size), &size, nullptr);
+  if (err != CL_SUCCESS) return *why = "not a buffer", err;
+  if (offset > size || bytes > size - offset) {
+    *why = "buffer of " + std::to_string(size) + " bytes cannot hold " + std::to_string(bytes) +
+           " bytes at offset " + std::to_string(offset);
+    return CL_INVALID_VALUE;
+  }
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                                      cl_mem dst, std::size_t dst_offset, const Record& rec,
+                                      std::size_t n, const Layout& from, const Layout& to,
+                                      cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  MarshalResult r;
+  r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, Algorithm::OutOfPlace);
+  if (!r.plan.ok) {
+    r.status = CL_INVALID_VALUE;
+    r.error = r.plan.reason;
+    return r;
+  }
+  const std::size_t bytes = n * rec.size();
+  r.plan.extra_bytes = 0;
+  r.plan.bytes_moved = 2 * bytes;
+  std::string why;
+  cl_int err = region_ok(impl_->api, src, src_offset, bytes, &why);
+  if (err == CL_SUCCESS) err = region_ok(impl_->api, dst, dst_offset, bytes, &why);
+  if (err == CL_SUCCESS && src == dst &&
+      !(src_offset + bytes <= dst_offset || dst_offset + bytes <= src_offset)) {
+    err = CL_MEM_COPY_OVERLAP;
+    why = "source and destination overlap";
+  }
+  if (err != CL_SUCCESS) {
+    r.status = err;
+    r.error = why;
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  detail::Job job(*impl_, rec);
+  err = detail::setup(job, n, dst, dst_offset, src_offset);
+  const Layout f = detail::canonical(from, n), t = detail::canonical(to, n);
+  if (err == CL_SUCCESS) {
+    if (n == 0) {
+      // nothing to move
+    } else if (f == t) {
+      detail::Op copy;
+      copy.kind = detail::Op::Kind::Copy;
+      copy.src = src;
+      copy.src_off = src_offset;
+      copy.dst = dst;
+      copy.dst_off = dst_offset;
+      copy.bytes = bytes;
+      job.ops.push_back(copy);
+    } else {
+      err = detail::add_copy_kernel(job, src, src_offset / job.unit, f, t, &why);
+    }
+  }
+  if (err != CL_SUCCESS) {
+    r.status = err;
+    r.error = why.empty() ? "OpenCL error " + std::to_string(err) : why;
+    return r;
+  }
+  if (job.ops.empty()) {
+    if (done) r.status = impl_->api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
+    return r;
+  }
+  detail::execute(job, queue, num_wait, wait, done, r);
   return r;
 }
 

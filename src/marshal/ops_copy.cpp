@@ -1,8 +1,60 @@
-// OutOfPlace: copy the buffer to a temporary, then one generic kernel writes every unit
-// back at its place in the target map (kernels/copy_map.cl). Any layout pair.
+// OutOfPlace: copy the buffer to a temporary, then one kernel writes every unit back at
+// its place in the target map: the tiled transpose for AoS <-> DA (kernels/copy_map.cl,
+// dl_oop_transpose), the generic map copy (dl_copy_map) for any other pair.
+#include <algorithm>
+
 #include "marshal_impl.hpp"
 
 namespace dl::detail {
+
+cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
+                       const Layout& to, std::string* err) {
+  const bool aos_da = (from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
+                      (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS);
+  const char* name = aos_da ? "dl_oop_transpose" : "dl_copy_map";
+  cl_kernel k = nullptr;
+  cl_int e = job.m.kernel(job.unit, name, &k, err);
+  if (e != CL_SUCCESS) return e;
+  const std::size_t wg = job.m.work_group(k);
+  Op op;
+  op.kernel = name;
+  op.local = wg;
+  if (aos_da) {
+    // Blocks of up to 256 records (runs of 256 z units per slot on the DA side), as many
+    // as fit the local budget.
+    const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
+    const std::size_t TB =
+        std::max<std::size_t>(1, std::min<std::size_t>(256, budget / job.rec.size()));
+    const std::size_t nblocks = (job.n + TB - 1) / TB;
+    op.global = job.groups(nblocks) * wg;
+    op.arg(src)
+        .arg(cl_ulong(src_base))
+        .arg(job.buffer)
+        .arg(cl_ulong(job.base))
+        .arg(cl_ulong(job.n))
+        .arg(cl_uint(TB))
+        .arg(cl_uint(job.ru))
+        .arg(cl_uint(from.kind == LayoutKind::AoS ? 0 : 1))
+        .arg(job.uni)
+        .arg(job.table)
+        .local_arg(TB * job.rec.size());
+  } else {
+    const std::size_t units = job.n * job.ru;
+    op.global = job.groups((units + wg - 1) / wg) * wg;
+    op.arg(src)
+        .arg(cl_ulong(src_base))
+        .arg(job.buffer)
+        .arg(cl_ulong(job.base))
+        .arg(cl_ulong(job.n))
+        .arg(cl_uint(job.ru))
+        .arg(cl_ulong(from.width(job.n)))
+        .arg(cl_ulong(to.width(job.n)))
+        .arg(job.uni)
+        .arg(job.table);
+  }
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
 
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
   const std::size_t bytes = job.n * job.rec.size();
@@ -20,28 +72,7 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
   copy.dst = tmp;
   copy.bytes = bytes;
   job.ops.push_back(copy);
-
-  cl_kernel k = nullptr;
-  e = job.m.kernel(job.unit, "dl_copy_map", &k, err);
-  if (e != CL_SUCCESS) return e;
-  const std::size_t wg = job.m.work_group(k);
-  const std::size_t units = job.n * job.ru;
-  Op op;
-  op.kernel = "dl_copy_map";
-  op.local = wg;
-  op.global = job.groups((units + wg - 1) / wg) * wg;
-  op.arg(tmp)
-      .arg(cl_ulong(0))
-      .arg(job.buffer)
-      .arg(cl_ulong(job.base))
-      .arg(cl_ulong(job.n))
-      .arg(cl_uint(job.ru))
-      .arg(cl_ulong(step.from.width(job.n)))
-      .arg(cl_ulong(step.to.width(job.n)))
-      .arg(job.uni)
-      .arg(job.table);
-  job.ops.push_back(std::move(op));
-  return CL_SUCCESS;
+  return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
 }
 
 }  // namespace dl::detail

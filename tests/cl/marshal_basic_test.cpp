@@ -135,3 +135,50 @@ TEST(MarshalBasic, AllocationFailureLeavesBufferUntouched) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MarshalBasic, EnqueueCopyEveryPair) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  const std::vector<Layout> ls = {Layout::aos(), Layout::da(), Layout::asta(8)};
+  std::uint32_t seed = 900;
+  for (const auto& rec : records())
+    for (std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(1000)})
+      for (const auto& a : ls)
+        for (const auto& b : ls) {
+          const auto in = dltest::random_bytes(n * rec.size(), seed++);
+          std::vector<unsigned char> want(in.size());
+          dl::convert(rec, n, a, in.data(), b, want.data());
+          const std::size_t soff = 16, doff = 32;
+          dltest::DeviceBuffer src(soff + in.size()), dst(doff + in.size() + 16);
+          auto sinit = dltest::random_bytes(src.size, 1);
+          std::copy(in.begin(), in.end(), sinit.begin() + soff);
+          src.write(sinit);
+          auto dinit = dltest::random_bytes(dst.size, 2);
+          dst.write(dinit);
+          auto r = m.enqueue_copy(env.queue, src.mem, soff, dst.mem, doff, rec, n, a, b);
+          ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+          clFinish(env.queue);
+          auto got = dst.read();
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + doff))
+              << rec.describe() << " n=" << n << " " << a.str() << " -> " << b.str();
+          ASSERT_TRUE(std::equal(dinit.begin(), dinit.begin() + doff, got.begin()));
+          ASSERT_TRUE(std::equal(dinit.begin() + doff + in.size(), dinit.end(),
+                                 got.begin() + doff + in.size()));
+          ASSERT_TRUE(src.read() == sinit);
+        }
+}
+
+TEST(MarshalBasic, EnqueueCopyRefusesOverlap) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto rec = records()[0];
+  dltest::DeviceBuffer buf(100 * rec.size());
+  auto r = env.marshaler->enqueue_copy(env.queue, buf.mem, 0, buf.mem, 40, rec, 50, Layout::aos(),
+                                       Layout::da());
+  EXPECT_EQ(r.status, CL_MEM_COPY_OVERLAP);
+}
+
+}  // namespace
