@@ -1,0 +1,69 @@
+// Copies between buffers (and images): both sides in AoS, since the bytes move as they are.
+#include "observe.hpp"
+
+namespace dl::rt {
+namespace hook {
+
+cl_int clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                           size_t dst_offset, size_t size, cl_uint nw, const cl_event* wl,
+                           cl_event* ev) {
+  return guarded(
+      [&] {
+        std::unique_lock<std::mutex> lock(Runtime::get().mutex);
+        const bool all = src != dst && covers(dst, dst_offset, size);
+        lock.unlock();
+        return observe(q, {{src}, {dst, all}}, nw, wl, ev, false,
+                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+                         return real().clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset,
+                                                           size, n, w, e);
+                       });
+      },
+      CL_OUT_OF_HOST_MEMORY);
+}
+
+cl_int clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t* src_origin,
+                               const size_t* dst_origin, const size_t* region, size_t src_row_pitch,
+                               size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                               cl_uint nw, const cl_event* wl, cl_event* ev) {
+  return guarded(
+      [&] {
+        return observe(q, {{src}, {dst}}, nw, wl, ev, false,
+                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+                         return real().clEnqueueCopyBufferRect(
+                             q, src, dst, src_origin, dst_origin, region, src_row_pitch,
+                             src_slice_pitch, dst_row_pitch, dst_slice_pitch, n, w, e);
+                       });
+      },
+      CL_OUT_OF_HOST_MEMORY);
+}
+
+cl_int clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                                  const size_t* dst_origin, const size_t* region, cl_uint nw,
+                                  const cl_event* wl, cl_event* ev) {
+  return guarded(
+      [&] {
+        return observe(q, {{src}}, nw, wl, ev, false,
+                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+                         return real().clEnqueueCopyBufferToImage(q, src, dst, src_offset,
+                                                                  dst_origin, region, n, w, e);
+                       });
+      },
+      CL_OUT_OF_HOST_MEMORY);
+}
+
+cl_int clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
+                                  const size_t* src_origin, const size_t* region, size_t dst_offset,
+                                  cl_uint nw, const cl_event* wl, cl_event* ev) {
+  return guarded(
+      [&] {
+        return observe(q, {{dst}}, nw, wl, ev, false,
+                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+                         return real().clEnqueueCopyImageToBuffer(q, src, dst, src_origin, region,
+                                                                  dst_offset, n, w, e);
+                       });
+      },
+      CL_OUT_OF_HOST_MEMORY);
+}
+
+}  // namespace hook
+}  // namespace dl::rt

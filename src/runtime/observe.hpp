@@ -1,0 +1,54 @@
+// The common path of the commands through which the host observes or replaces buffer
+// bytes (reads, writes, fills, copies, maps): restore AoS first, or, when the command
+// replaces a whole buffer, just forget its layout.
+#pragma once
+
+#include <initializer_list>
+
+#include "runtime.hpp"
+
+namespace dl::rt {
+
+struct Use {
+  cl_mem mem = nullptr;
+  bool replaces_all = false;  // the command overwrites every byte of `mem`
+};
+
+/// Whole-buffer test for [offset, offset + size) of `m`.
+bool covers(cl_mem m, std::size_t offset, std::size_t size);
+
+/// `enqueue(num_wait, wait, event)` enqueues the real command non-blocking. Blocking
+/// semantics come back by waiting for its event after DL's lock is released.
+template <typename Enqueue>
+cl_int observe(cl_command_queue q, std::initializer_list<Use> uses, cl_uint num_wait,
+               const cl_event* wait, cl_event* event, bool blocking, Enqueue&& enqueue) {
+  Runtime& rt = Runtime::get();
+  std::unique_lock<std::mutex> lock(rt.mutex);
+  bool watched = false;
+  for (const Use& u : uses) watched = watched || (u.mem && rt.watched(u.mem));
+  if (!watched) {
+    lock.unlock();
+    return enqueue(num_wait, wait, event, blocking);
+  }
+  WaitList w(num_wait, wait);
+  for (const Use& u : uses)
+    if (u.mem) rt.ensure_aos(u.mem, q, w, "a host access", u.replaces_all);
+  cl_event own = nullptr;
+  cl_event* ev = event ? event : &own;
+  cl_int st = enqueue(w.size(), w.data(), ev, false);
+  if (st != CL_SUCCESS) {
+    return st;
+  }
+  for (const Use& u : uses) {
+    if (!u.mem) continue;
+    if (u.replaces_all) rt.reset_to_aos(u.mem);
+    rt.add_user(u.mem, *ev);
+  }
+  cl_event e = *ev;
+  lock.unlock();
+  if (blocking) st = finish_blocking(e, true);
+  if (!event) release(own);
+  return st;
+}
+
+}  // namespace dl::rt

@@ -1,0 +1,81 @@
+// Command queues: profiling is switched on when a report or trace is asked for (and
+// hidden from the application's queries).
+#include "runtime.hpp"
+
+namespace dl::rt {
+namespace {
+
+void remember(cl_command_queue q, cl_context c, cl_device_id d, bool added) {
+  Runtime& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  rt.queues[q] = QueueInfo{c, d, added};
+}
+
+}  // namespace
+
+namespace hook {
+
+cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
+                                      cl_command_queue_properties properties, cl_int* errcode_ret) {
+  const bool add = Runtime::get().controls.profiling() && !(properties & CL_QUEUE_PROFILING_ENABLE);
+  cl_command_queue q = real().clCreateCommandQueue(
+      context, device, properties | (add ? CL_QUEUE_PROFILING_ENABLE : 0), errcode_ret);
+  if (q) guarded([&] { return remember(q, context, device, add), 0; }, 0);
+  return q;
+}
+
+cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                    const cl_queue_properties* properties,
+                                                    cl_int* errcode_ret) {
+  if (!Runtime::get().controls.profiling()) {
+    cl_command_queue q =
+        real().clCreateCommandQueueWithProperties(context, device, properties, errcode_ret);
+    if (q) guarded([&] { return remember(q, context, device, false), 0; }, 0);
+    return q;
+  }
+  std::vector<cl_queue_properties> props;
+  bool found = false, add = false;
+  for (const cl_queue_properties* p = properties; p && *p; p += 2) {
+    props.push_back(p[0]);
+    props.push_back(p[1]);
+    if (p[0] == CL_QUEUE_PROPERTIES) {
+      found = true;
+      add = !(p[1] & CL_QUEUE_PROFILING_ENABLE);
+      props.back() |= CL_QUEUE_PROFILING_ENABLE;
+    }
+  }
+  if (!found) {
+    props.push_back(CL_QUEUE_PROPERTIES);
+    props.push_back(CL_QUEUE_PROFILING_ENABLE);
+    add = true;
+  }
+  props.push_back(0);
+  cl_command_queue q =
+      real().clCreateCommandQueueWithProperties(context, device, props.data(), errcode_ret);
+  if (q) guarded([&] { return remember(q, context, device, add), 0; }, 0);
+  return q;
+}
+
+cl_int clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t size,
+                             void* value, size_t* size_ret) {
+  cl_int st = real().clGetCommandQueueInfo(q, name, size, value, size_ret);
+  if (st != CL_SUCCESS || !value ||
+      (name != CL_QUEUE_PROPERTIES && name != CL_QUEUE_PROPERTIES_ARRAY))
+    return st;
+  Runtime& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  auto it = rt.queues.find(q);
+  if (it == rt.queues.end() || !it->second.profiling_added) return st;
+  if (name == CL_QUEUE_PROPERTIES) {
+    *static_cast<cl_command_queue_properties*>(value) &=
+        ~cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE);
+  } else {
+    auto* p = static_cast<cl_queue_properties*>(value);
+    for (std::size_t i = 0; i + 1 < size / sizeof *p && p[i]; i += 2)
+      if (p[i] == CL_QUEUE_PROPERTIES) p[i + 1] &= ~cl_queue_properties(CL_QUEUE_PROFILING_ENABLE);
+  }
+  return st;
+}
+
+}  // namespace hook
+}  // namespace dl::rt
