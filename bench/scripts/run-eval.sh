@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The whole DL evaluation on one OpenCL device (issue 5), in one command:
+#
+#   bench/scripts/run-eval.sh DEVICE_TAG [--profile gpu|cpu|smoke] [--platform P] [--device D]
+#                             [--out DIR] [--no-build] [--no-plot]
+#
+# Builds the benchmarks (Release, in $BUILD_DIR, default build-eval), then writes JSON under
+# bench/results/DEVICE_TAG/ (or --out):
+#   marshal.json       dl-bench-marshal: copy references, every algorithm on the (S, T) sweep,
+#                      the six Table 1 shapes, and the marshaling cost of the apps' buffers
+#   micro.json, blackscholes.json, spmv.json, lbm.json
+#                      kernel times of AoS, DA, ASTA(T) (Figures 1 and 5), results checked
+#   dlmode-*.json      the unmodified AoS apps with annotated kernels, plain and under
+#                      dl-run (when dl-run and annotated kernels are available)
+# and the figures (bench/scripts/plot.py) next to them. Profiles choose the sizes:
+# gpu (a few minutes on an H100), cpu (PoCL, a few minutes on 2 cores), smoke (seconds).
+# Environment: BUILD_DIR, SIZE_MIB (marshal sweep buffer), DL_EXTRA_PREFIX (extra
+# CMAKE_PREFIX_PATH, e.g. carried nlohmann_json headers), JOBS.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tag="${1:?usage: run-eval.sh DEVICE_TAG [--profile gpu|cpu|smoke] [--platform P] [--device D] [--out DIR]}"
+shift
+profile=gpu platform=0 device=0 out="" build=1 plot=1
+while (($#)); do
+  case "$1" in
+    --profile) profile="$2"; shift ;;
+    --platform) platform="$2"; shift ;;
+    --device) device="$2"; shift ;;
+    --out) out="$2"; shift ;;
+    --no-build) build=0 ;;
+    --no-plot) plot=0 ;;
+    *) echo "run-eval.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+out="${out:-$root/bench/results/$tag}"
+B="${BUILD_DIR:-$root/build-eval}"
+mkdir -p "$out"
+log() { echo "[run-eval $(date +%H:%M:%S)] $*"; }
+
+case "$profile" in
+  gpu)
+    size="${SIZE_MIB:-1024}"; sweep_S=2,5,9,19,32; tiles=16,32,64; reps=5
+    micro=(--S 1,2,3,4,5,6,8,9,12,16,19,20,24,28,32 --n 1048576)
+    bs=(--n 4194304); spmv=(--matrices bcsstk18,table1); lbm=(--nx 100 --ny 100 --nz 130 --steps 2)
+    iters=10 ;;
+  cpu)
+    size="${SIZE_MIB:-32}"; sweep_S=2,5,9,19,32; tiles=16,32,64; reps=3
+    micro=(--S 1,2,4,5,8,9,16,19,32 --n 262144)
+    bs=(--n 1048576); spmv=(--matrices bcsstk18,table1); lbm=(--nx 40 --ny 40 --nz 50 --steps 2)
+    iters=5 ;;
+  smoke)
+    size="${SIZE_MIB:-2}"; sweep_S=5,19; tiles=16,64; reps=1
+    micro=(--S 1,5,32 --n 4096)
+    bs=(--n 8192); spmv=(--matrices fidapm05,synthetic:500x9); lbm=(--nx 12 --ny 10 --nz 9 --steps 2)
+    iters=2 ;;
+  *) echo "run-eval.sh: unknown profile $profile" >&2; exit 2 ;;
+esac
+dev=(--platform "$platform" --device "$device")
+
+if ((build)); then
+  log "configuring and building in $B"
+  cmake -S "$root" -B "$B" -DCMAKE_BUILD_TYPE=Release -DDL_BUILD_TESTS=OFF \
+    ${DL_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH="$DL_EXTRA_PREFIX"} ${DL_CMAKE_ARGS:-} >/dev/null
+  targets=(dl-bench-marshal dl-app-micro dl-app-blackscholes dl-app-spmv dl-app-lbm)
+  for t in dl_interpose dl-annotate; do
+    cmake --build "$B" --target help | grep -q " $t\$" && targets+=("$t")
+  done
+  cmake --build "$B" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
+fi
+apps="$B/bench/apps"
+kdir="$apps/kernels"
+
+log "applications: kernel times in AoS, DA and ASTA($tiles), checked"
+"$apps/dl-app-micro" "${dev[@]}" "${micro[@]}" --T "$tiles" --repeats "$reps" --json "$out/micro.json"
+"$apps/dl-app-blackscholes" "${dev[@]}" "${bs[@]}" --T "$tiles" --repeats "$reps" --json "$out/blackscholes.json"
+"$apps/dl-app-spmv" "${dev[@]}" "${spmv[@]}" --T "$tiles" --repeats "$reps" --json "$out/spmv.json"
+"$apps/dl-app-lbm" "${dev[@]}" "${lbm[@]}" --T "$tiles" --repeats "$reps" --json "$out/lbm.json"
+
+log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffers"
+"$B/bench/marshal/dl-bench-marshal" "${dev[@]}" --size-mib "$size" --S "$sweep_S" --T "$tiles" \
+  --repeats "$reps" --app-json "$out/blackscholes.json,$out/spmv.json,$out/lbm.json" \
+  --json "$out/marshal.json" || log "dl-bench-marshal exit status $? (see above)"
+
+# DL mode: the unmodified AoS applications with annotated kernels, plain and under dl-run.
+dlrun="$B/src/interpose/dl-run"
+annot="$B/annotate/dl-annotate"
+if [ -x "$dlrun" ]; then
+  dk="$out/annotated-kernels"
+  mkdir -p "$dk"
+  cp "$kdir"/*.h "$dk/"
+  for app in blackscholes spmv lbm; do
+    if [ -x "$annot" ]; then
+      "$annot" "$kdir/$app.cl" -o "$dk/$app.cl" -- -I "$kdir" || { log "dl-annotate failed on $app.cl"; continue; }
+    elif [ -f "$root/bench/apps/annotated/$app.cl" ]; then
+      cp "$root/bench/apps/annotated/$app.cl" "$dk/$app.cl"
+    else
+      log "no annotated kernel for $app (no dl-annotate, no bench/apps/annotated/$app.cl): skipped"
+      continue
+    fi
+    case $app in blackscholes) args=("${bs[@]}") ;; spmv) args=("${spmv[@]}") ;; lbm) args=("${lbm[@]}") ;; esac
+    log "DL mode: $app (plain, then under dl-run)"
+    "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
+      --json "$out/dlmode-$app-plain.json"
+    "$dlrun" --report "$out/dlmode-$app-report.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
+      --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
+      log "$app under dl-run failed (exit $?)"
+  done
+else
+  log "dl-run not built: DL mode skipped"
+fi
+
+if ((plot)); then
+  if python3 -c "import matplotlib" 2>/dev/null; then
+    python3 "$root/bench/scripts/plot.py" "$out"
+  else
+    log "python3-matplotlib missing: no figures (python3 bench/scripts/plot.py $out later)"
+  fi
+fi
+log "results in $out"
