@@ -1,0 +1,758 @@
+// Access analysis and rewrite registration (see access_analysis.hpp).
+#include "access_analysis.hpp"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <memory>
+
+#include "record_builder.hpp"
+
+namespace dl::annotate {
+
+const char* pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::UnitStride:
+      return "unit-stride per work-item";
+    case Pattern::StridedAoS:
+      return "strided AoS";
+    case Pattern::Irregular:
+      return "irregular";
+  }
+  return "?";
+}
+
+namespace {
+
+using namespace clang;
+
+/// Every DeclRefExpr, pointer variable and pointer assignment of a body.
+class Collector : public RecursiveASTVisitor<Collector> {
+ public:
+  std::vector<const DeclRefExpr*> refs;
+  std::vector<const VarDecl*> locals;
+  std::map<const VarDecl*, std::vector<const Expr*>> assigned;  // `v = rhs`
+  std::set<const VarDecl*> modified;                            // ++, --, +=, -=, =
+
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    refs.push_back(e);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl* v) {
+    if (!isa<ParmVarDecl>(v) && v->getType()->isPointerType()) locals.push_back(v);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (!b->isAssignmentOp()) return true;
+    if (const VarDecl* v = var(b->getLHS())) {
+      modified.insert(v);
+      if (b->getOpcode() == BO_Assign) assigned[v].push_back(b->getRHS());
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp())
+      if (const VarDecl* v = var(u->getSubExpr())) modified.insert(v);
+    return true;
+  }
+  static const VarDecl* var(const Expr* e) {
+    if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParens()))
+      return dyn_cast<VarDecl>(d->getDecl());
+    return nullptr;
+  }
+};
+
+bool is_call_to(const Expr* e, std::initializer_list<const char*> names, bool dim0 = true) {
+  const auto* c = dyn_cast<CallExpr>(e);
+  if (!c || !c->getDirectCallee()) return false;
+  const std::string n = c->getDirectCallee()->getNameAsString();
+  for (const char* x : names)
+    if (n == x) {
+      if (!dim0) return true;
+      if (c->getNumArgs() != 1) return false;
+      const auto* lit = dyn_cast<IntegerLiteral>(c->getArg(0)->IgnoreParenImpCasts());
+      return lit && lit->getValue() == 0;
+    }
+  return false;
+}
+
+class Analyzer {
+ public:
+  Analyzer(ASTContext& ctx, Splicer& sp, Codegen& cg, const FunctionDecl* fd,
+           std::vector<Binding>& bindings)
+      : ctx_(ctx), sp_(sp), cg_(cg), fd_(fd), bindings_(bindings) {}
+
+  FunctionResult run() {
+    const Stmt* body = fd_->getBody();
+    if (!body) return std::move(res_);
+    Collector col;
+    col.TraverseStmt(const_cast<Stmt*>(body));
+    col_ = &col;
+    for (auto& b : bindings_) {
+      vars_[b.root] = &b;
+      b.root_is_base = b.root_is_base && !col.modified.count(b.root);
+      if (col.modified.count(b.root)) res_.param_reassigned = true;
+    }
+    find_aliases(col);
+    for (const DeclRefExpr* d : col.refs) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      auto it = v ? vars_.find(v) : vars_.end();
+      if (it == vars_.end()) continue;
+      Index idx;
+      if (!(v == it->second->root && it->second->root_is_base)) {
+        idx.terms.push_back({d, false, true});
+        auto c = alias_cls_.find(v);
+        if (c != alias_cls_.end() && c->second)
+          idx.cls.push_back(c->second);
+        else if (v != it->second->root)
+          idx.cls_unknown = true;
+      }
+      pointer_use(d, idx, *it->second);
+    }
+    finish_calls();
+    return std::move(res_);
+  }
+
+ private:
+  struct Term {
+    const Expr* e;
+    bool neg;
+    bool ptr;  // (e - base): a pointer's distance from the buffer start
+  };
+  struct Index {
+    std::vector<Term> terms;
+    std::vector<const Expr*> cls;  // integer terms, for the access-pattern classification
+    bool cls_unknown = false;
+  };
+  struct Offset {
+    std::size_t c = 0;
+    std::vector<std::pair<const Expr*, std::size_t>> v;
+  };
+
+  // ---- helpers -------------------------------------------------------------------------
+  void problem(const Stmt* at, std::string msg) {
+    res_.problems.push_back({at->getBeginLoc(), std::move(msg)});
+  }
+
+  const Stmt* parent(const Stmt* s) {
+    auto ps = ctx_.getParents(*s);
+    return ps.empty() ? nullptr : ps[0].get<Stmt>();
+  }
+  const Decl* parent_decl(const Stmt* s) {
+    auto ps = ctx_.getParents(*s);
+    return ps.empty() ? nullptr : ps[0].get<Decl>();
+  }
+  /// Climbs from `cur` over parentheses (and, when `casts`, no-op and lvalue-to-rvalue
+  /// implicit casts); `child` is the node directly below the returned parent.
+  const Stmt* up(const Stmt* cur, const Stmt*& child, bool casts) {
+    child = cur;
+    for (int guard = 0; guard < 256; ++guard) {
+      const Stmt* p = parent(child);
+      if (!p) return nullptr;
+      if (isa<ParenExpr>(p)) {
+        child = p;
+        continue;
+      }
+      if (const auto* ic = dyn_cast<ImplicitCastExpr>(p))
+        if (casts && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) {
+          child = p;
+          continue;
+        }
+      return p;
+    }
+    return nullptr;
+  }
+
+  bool same_elem(QualType pointer, const Binding& b) const {
+    if (!pointer->isPointerType()) return false;
+    QualType pe = pointer->getPointeeType();
+    return ctx_.hasSameUnqualifiedType(pe.getCanonicalType(), b.elem.getCanonicalType()) &&
+           pe.getAddressSpace() == b.root->getType()->getPointeeType().getAddressSpace();
+  }
+
+  Binding* derived(const Expr* e) {
+    for (int guard = 0; guard < 256 && e; ++guard) {
+      e = e->IgnoreParens();
+      if (const auto* ic = dyn_cast<ImplicitCastExpr>(e)) {
+        if (ic->getCastKind() != CK_NoOp && ic->getCastKind() != CK_LValueToRValue) return nullptr;
+        e = ic->getSubExpr();
+      } else if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+        const auto* v = dyn_cast<VarDecl>(d->getDecl());
+        auto it = v ? vars_.find(v) : vars_.end();
+        return it == vars_.end() ? nullptr : it->second;
+      } else if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+        if (b->isAssignmentOp() || b->getOpcode() == BO_Comma) {
+          e = b->getOpcode() == BO_Comma ? b->getRHS() : b->getLHS();
+        } else if ((b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) &&
+                   b->getType()->isPointerType()) {
+          e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+        } else {
+          return nullptr;
+        }
+      } else if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+        if (u->isIncrementDecrementOp()) {
+          e = u->getSubExpr();
+        } else if (u->getOpcode() == UO_AddrOf) {
+          const Expr* s = u->getSubExpr()->IgnoreParens();
+          if (const auto* a = dyn_cast<ArraySubscriptExpr>(s))
+            e = a->getBase();
+          else if (const auto* dr = dyn_cast<UnaryOperator>(s); dr && dr->getOpcode() == UO_Deref)
+            e = dr->getSubExpr();
+          else
+            return nullptr;
+        } else {
+          return nullptr;
+        }
+      } else if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
+        Binding* a = derived(c->getTrueExpr());
+        return a && a == derived(c->getFalseExpr()) ? a : nullptr;
+      } else {
+        return nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  /// For an alias initialised once from `f + e` / `&f[e]`: the integer term e.
+  const Expr* init_index(const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add) {
+      if (b->getLHS()->getType()->isPointerType() && derived(b->getLHS())) return b->getRHS();
+      if (b->getRHS()->getType()->isPointerType() && derived(b->getRHS())) return b->getLHS();
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+      if (const auto* a = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens()))
+        return a->getIdx();
+    return nullptr;
+  }
+
+  void find_aliases(Collector& col) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const VarDecl* v : col.locals) {
+        if (vars_.count(v)) continue;
+        std::vector<const Expr*> vals = col.assigned[v];
+        if (v->getInit()) vals.push_back(v->getInit());
+        for (const Expr* e : vals)
+          if (Binding* b = derived(e); b && same_elem(v->getType(), *b)) {
+            vars_[v] = b;
+            changed = true;
+            break;
+          }
+      }
+    }
+    for (auto& [v, b] : vars_) {
+      std::vector<const Expr*> vals = col.assigned[v];
+      if (v->getInit()) vals.push_back(v->getInit());
+      for (const Expr* e : vals)
+        if (derived(e) != b)
+          problem(e, "pointer '" + v->getNameAsString() +
+                         "' is assigned a value not derived from buffer '" + b->name + "'");
+      if (v != b->root && v->getInit() && col.assigned[v].empty() && !col.modified.count(v))
+        alias_cls_[v] = init_index(v->getInit());
+    }
+  }
+
+  // ---- classification ------------------------------------------------------------------
+  bool uniform(const Expr* e, int depth = 0) {
+    if (depth > 32) return false;
+    e = e->IgnoreParenImpCasts();
+    if (e->isIntegerConstantExpr(ctx_)) return true;
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) return isa<ParmVarDecl>(d->getDecl());
+    if (is_call_to(e, {"get_group_id", "get_local_size", "get_global_size", "get_num_groups"},
+                   false))
+      return true;
+    if (const auto* b = dyn_cast<BinaryOperator>(e))
+      return (b->isAdditiveOp() || b->isMultiplicativeOp()) && uniform(b->getLHS(), depth + 1) &&
+             uniform(b->getRHS(), depth + 1);
+    return false;
+  }
+  bool gid_like(const Expr* e, int depth = 0) {
+    if (depth > 32) return false;
+    e = e->IgnoreParenImpCasts();
+    if (is_call_to(e, {"get_global_id", "get_local_id"})) return true;
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      return v && !isa<ParmVarDecl>(v) && v->getInit() && !col_->modified.count(v) &&
+             gid_like(v->getInit(), depth + 1);
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      if (b->getOpcode() == BO_Add)
+        return (gid_like(b->getLHS(), depth + 1) && uniform(b->getRHS())) ||
+               (gid_like(b->getRHS(), depth + 1) && uniform(b->getLHS()));
+      if (b->getOpcode() == BO_Sub) return gid_like(b->getLHS(), depth + 1) && uniform(b->getRHS());
+    }
+    return false;
+  }
+  /// True when the record index is the work-item id plus uniform terms.
+  bool unit_index(const Index& idx) {
+    if (idx.cls_unknown) return false;
+    int gid = 0;
+    for (const Expr* e : idx.cls) {
+      if (gid_like(e))
+        ++gid;
+      else if (!uniform(e))
+        return false;
+    }
+    return gid == 1;
+  }
+  void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole) {
+    b.stats.push_back(
+        {p, write, whole, ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
+  }
+
+  // ---- text ----------------------------------------------------------------------------
+  std::string index_text(const Index& idx, const Binding& b) {
+    if (idx.terms.empty()) return "0";
+    std::string s;
+    for (std::size_t i = 0; i < idx.terms.size(); ++i) {
+      const Term& t = idx.terms[i];
+      if (i)
+        s += t.neg ? " - " : " + ";
+      else if (t.neg)
+        s += "-";
+      s += "(" + sp_.text(t.e) + (t.ptr ? " - " + b.base : std::string()) + ")";
+    }
+    return s;
+  }
+  std::string offset_text(const Offset& o) {
+    std::string s = std::to_string(o.c);
+    for (const auto& [e, es] : o.v) s += " + (ulong)(" + sp_.text(e) + ") * " + std::to_string(es);
+    return s;
+  }
+  std::string leaf_type(QualType t) {
+    Scalar s = Scalar::Float;
+    unsigned w = 1;
+    if (const auto* vt = t->getAs<VectorType>()) {
+      scalar_of(ctx_, vt->getElementType(), s);
+      w = vt->getNumElements();
+    } else {
+      scalar_of(ctx_, t, s);
+    }
+    return std::string(scalar_name(s)) + (w > 1 ? std::to_string(w) : std::string());
+  }
+  std::string type_text(QualType t) {
+    PrintingPolicy pp(ctx_.getLangOpts());
+    return t.getUnqualifiedType().getAsString(pp);
+  }
+  std::string ref(const Binding& b, const std::string& type, const std::string& off) {
+    if (b.natural) return "DL_REF(" + b.as + ", " + type + ", " + b.base + ", " + off + ")";
+    return "DL_UREF(" + b.as + ", " + type + ", " + b.base + ", " + off + ")";
+  }
+
+  // ---- phases --------------------------------------------------------------------------
+  void pointer_use(const Expr* cur, Index idx, Binding& b) {
+    for (int guard = 0; guard < 64; ++guard) {
+      const Stmt* child = nullptr;
+      const Stmt* p = up(cur, child, true);
+      if (!p) {
+        if (const auto* vd = dyn_cast_or_null<VarDecl>(parent_decl(child))) {
+          auto it = vars_.find(vd);
+          if (it == vars_.end() || it->second != &b)
+            problem(cur, "address of buffer '" + b.name + "' is stored in '" +
+                             vd->getNameAsString() + "', which dl-annotate cannot follow");
+        }
+        return;
+      }
+      if (const auto* bo = dyn_cast<BinaryOperator>(p)) {
+        const bool lhs = child == bo->getLHS();
+        if (bo->getOpcode() == BO_Assign) {
+          if (lhs) {
+            idx = ptr_index(bo);
+            cur = bo;
+            continue;
+          }
+          const VarDecl* v = Collector::var(bo->getLHS());
+          auto it = v ? vars_.find(v) : vars_.end();
+          if (it == vars_.end() || it->second != &b)
+            problem(bo, "address of buffer '" + b.name +
+                            "' is stored where dl-annotate cannot follow it");
+          return;
+        }
+        if (bo->isCompoundAssignmentOp() && lhs) {
+          idx = ptr_index(bo);
+          cur = bo;
+          continue;
+        }
+        if ((bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) &&
+            bo->getType()->isPointerType()) {
+          const Expr* other = lhs ? bo->getRHS() : bo->getLHS();
+          idx.terms.push_back({other, bo->getOpcode() == BO_Sub, false});
+          if (bo->getOpcode() == BO_Sub) idx.cls_unknown = true;
+          idx.cls.push_back(other);
+          cur = bo;
+          continue;
+        }
+        if (bo->getOpcode() == BO_Comma) {
+          if (lhs) return;
+          cur = bo;
+          continue;
+        }
+        if (bo->isComparisonOp() || bo->isLogicalOp() || bo->getOpcode() == BO_Sub) return;
+        problem(bo, "arithmetic on the address of buffer '" + b.name +
+                        "' that dl-annotate cannot follow");
+        return;
+      }
+      if (const auto* u = dyn_cast<UnaryOperator>(p)) {
+        switch (u->getOpcode()) {
+          case UO_Deref:
+            element(u, idx, b);
+            return;
+          case UO_PostInc:
+          case UO_PostDec:
+          case UO_PreInc:
+          case UO_PreDec:
+            idx = ptr_index(u);
+            cur = u;
+            continue;
+          case UO_LNot:
+            return;
+          default:
+            problem(u, "the address of pointer '" + b.name + "' escapes");
+            return;
+        }
+      }
+      if (const auto* a = dyn_cast<ArraySubscriptExpr>(p)) {
+        if (child != a->getBase()) return problem(a, "buffer pointer used as an index"), void();
+        idx.terms.push_back({a->getIdx(), false, false});
+        idx.cls.push_back(a->getIdx());
+        element(a, idx, b);
+        return;
+      }
+      if (const auto* m = dyn_cast<MemberExpr>(p)) {
+        if (!m->isArrow() || b.flat) return problem(m, "unexpected member access"), void();
+        member(m, idx, Offset{}, b);
+        return;
+      }
+      if (const auto* c = dyn_cast<ConditionalOperator>(p)) {
+        if (child == c->getCond()) return;
+        if (derived(c) != &b) {
+          problem(c, "conditional mixes buffer '" + b.name + "' with other pointers");
+          return;
+        }
+        idx = ptr_index(c);
+        cur = c;
+        continue;
+      }
+      if (const auto* call = dyn_cast<CallExpr>(p)) {
+        call_arg(call, child, b);
+        return;
+      }
+      if (isa<CastExpr>(p)) {
+        problem(p, "pointer cast of buffer '" + b.name + "' (to '" +
+                       type_text(cast<Expr>(p)->getType()) +
+                       "'); dl-annotate cannot follow accesses through it");
+        return;
+      }
+      if (isa<ReturnStmt>(p)) {
+        problem(p, "address of buffer '" + b.name + "' is returned");
+        return;
+      }
+      if (isa<Expr>(p)) {
+        problem(p, "use of buffer '" + b.name + "' that dl-annotate cannot follow");
+        return;
+      }
+      return;  // a condition, a discarded value: nothing is read through it
+    }
+  }
+
+  Index ptr_index(const Expr* e) {
+    Index idx;
+    idx.terms.push_back({e, false, true});
+    idx.cls_unknown = true;
+    return idx;
+  }
+
+  void call_arg(const CallExpr* call, const Stmt* child, Binding& b) {
+    unsigned arg = 0;
+    while (arg < call->getNumArgs() && call->getArg(arg) != child) ++arg;
+    const FunctionDecl* callee = call->getDirectCallee();
+    const std::string name = callee ? callee->getNameAsString() : "?";
+    if (name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0) {
+      problem(call, "atomic operation '" + name + "' on buffer '" + b.name + "'");
+      return;
+    }
+    const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
+    if (!def || !def->hasBody() || arg >= def->getNumParams() || def->hasAttr<OpenCLKernelAttr>() ||
+        !same_elem(def->getParamDecl(arg)->getType(), b)) {
+      problem(call, "pointer to buffer '" + b.name + "' passed to '" + name +
+                        "', which dl-annotate cannot follow");
+      return;
+    }
+    calls_[call].push_back({arg, &b});
+  }
+
+  void element(const Expr* lv, const Index& idx, Binding& b) {
+    if (b.flat) return leaf(lv, idx, Offset{}, b);
+    record(lv, idx, Offset{}, lv->getType(), b);
+  }
+
+  void dispatch(const Expr* lv, const Index& idx, const Offset& off, QualType t, Binding& b) {
+    if (t->isStructureType()) return record(lv, idx, off, t, b);
+    if (t->isConstantArrayType()) return array(lv, idx, off, b);
+    if (is_leaf_type(ctx_, t)) return leaf(lv, idx, off, b);
+    problem(lv, "field of type '" + type_text(t) + "' in buffer '" + b.name + "'");
+  }
+
+  void member(const MemberExpr* m, const Index& idx, Offset off, Binding& b) {
+    const auto* fd = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!fd) return problem(m, "unexpected member"), void();
+    const ASTRecordLayout& lay = ctx_.getASTRecordLayout(fd->getParent());
+    off.c += static_cast<std::size_t>(lay.getFieldOffset(fd->getFieldIndex()) / 8);
+    dispatch(m, idx, off, fd->getType(), b);
+  }
+
+  void record(const Expr* lv, const Index& idx, const Offset& off, QualType t, Binding& b) {
+    const Stmt* child = nullptr;
+    const Stmt* p = up(lv, child, false);
+    if (const auto* m = dyn_cast_or_null<MemberExpr>(p); m && !m->isArrow())
+      return member(m, idx, off, b);
+    const bool whole_rec = off.c == 0 && off.v.empty() && ctx_.hasSameUnqualifiedType(t, b.elem);
+    if (const auto* ic = dyn_cast_or_null<ImplicitCastExpr>(p);
+        ic && ic->getCastKind() == CK_LValueToRValue) {
+      if (!off.v.empty())
+        return problem(lv, "copy of a struct element selected by a variable index"), void();
+      const std::size_t size = static_cast<std::size_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+      const std::string fn = cg_.load_fn(b.rec, off.c, size, type_text(t), b.as, b.natural);
+      res_.needs.insert(fn);
+      stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, false, true);
+      Binding* bp = &b;
+      sp_replace(lv, [this, fn, idx, bp] {
+        return fn + "((const " + bp->as + " uchar *)(" + bp->base + "), " + bp->w + ", " + bp->n +
+               ", " + index_text(idx, *bp) + ")";
+      });
+      return;
+    }
+    if (const auto* bo = dyn_cast_or_null<BinaryOperator>(p);
+        bo && bo->getOpcode() == BO_Assign && child == bo->getLHS()) {
+      if (!off.v.empty())
+        return problem(lv, "copy of a struct element selected by a variable index"), void();
+      const std::size_t size = static_cast<std::size_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+      const std::string fn = cg_.store_fn(b.rec, off.c, size, type_text(t), b.as, b.natural);
+      res_.needs.insert(fn);
+      stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, true, true);
+      Binding* bp = &b;
+      const Expr* rhs = bo->getRHS();
+      sp_replace(bo, [this, fn, idx, bp, rhs] {
+        return fn + "((" + bp->as + " uchar *)(" + bp->base + "), " + bp->w + ", " + bp->n + ", " +
+               index_text(idx, *bp) + ", " + sp_.text(rhs) + ")";
+      });
+      return;
+    }
+    if (const auto* u = dyn_cast_or_null<UnaryOperator>(p); u && u->getOpcode() == UO_AddrOf) {
+      if (whole_rec) return pointer_use(u, idx, b);
+      problem(u, "the address of a field of buffer '" + b.name + "' escapes");
+      return;
+    }
+    problem(p ? p : lv,
+            "use of a record of buffer '" + b.name + "' that dl-annotate cannot follow");
+  }
+
+  void array(const Expr* lv, const Index& idx, Offset off, Binding& b) {
+    const Stmt* child = nullptr;
+    const Stmt* p = up(lv, child, false);
+    const auto* decay = dyn_cast_or_null<ImplicitCastExpr>(p);
+    if (decay && decay->getCastKind() == CK_ArrayToPointerDecay) {
+      p = up(decay, child, false);
+      if (const auto* a = dyn_cast_or_null<ArraySubscriptExpr>(p); a && child == a->getBase()) {
+        const std::size_t es =
+            static_cast<std::size_t>(ctx_.getTypeSizeInChars(a->getType()).getQuantity());
+        if (const auto lit = a->getIdx()->getIntegerConstantExpr(ctx_)) {
+          off.c += static_cast<std::size_t>(lit->getExtValue()) * es;
+        } else {
+          off.v.push_back({a->getIdx(), es});
+        }
+        return dispatch(a, idx, off, a->getType(), b);
+      }
+    }
+    problem(p ? p : lv, "array field of buffer '" + b.name +
+                            "' used as a pointer; dl-annotate cannot follow it");
+  }
+
+  void leaf(const Expr* lv, const Index& idx, const Offset& off, Binding& b) {
+    const Stmt* child = nullptr;
+    const Stmt* p = up(lv, child, false);
+    bool write = false;
+    if (const auto* u = dyn_cast_or_null<UnaryOperator>(p)) {
+      if (u->getOpcode() == UO_AddrOf) {
+        if (b.flat) return pointer_use(u, idx, b);  // &g[k]: a pointer into the flat array
+        const Stmt* c2 = nullptr;
+        const Stmt* call = up(u, c2, true);
+        while (const auto* ic = dyn_cast_or_null<ImplicitCastExpr>(call)) call = up(ic, c2, true);
+        if (const auto* ce = dyn_cast_or_null<CallExpr>(call); ce && ce->getDirectCallee()) {
+          const std::string n = ce->getDirectCallee()->getNameAsString();
+          if (n.rfind("atomic_", 0) == 0 || n.rfind("atom_", 0) == 0)
+            return problem(ce,
+                           "atomic operation '" + n + "' on a field of buffer '" + b.name + "'"),
+                   void();
+        }
+        return problem(u, "the address of a field of buffer '" + b.name + "' escapes"), void();
+      }
+      write = u->isIncrementDecrementOp();
+    }
+    if (const auto* bo = dyn_cast_or_null<BinaryOperator>(p))
+      write = bo->isAssignmentOp() && child == bo->getLHS();
+    if (const auto* ev = dyn_cast_or_null<ExtVectorElementExpr>(p)) {
+      const Stmt* c2 = nullptr;
+      const Stmt* pp = up(ev, c2, false);
+      if (const auto* bo = dyn_cast_or_null<BinaryOperator>(pp))
+        write = bo->isAssignmentOp() && c2 == bo->getLHS();
+      if (const auto* u = dyn_cast_or_null<UnaryOperator>(pp)) write = u->isIncrementDecrementOp();
+    }
+    const std::string type = leaf_type(lv->getType());
+    if (!b.natural) res_.needs.insert(cg_.unaligned(type));
+    const std::size_t z =
+        static_cast<std::size_t>(ctx_.getTypeSizeInChars(lv->getType()).getQuantity());
+    Binding* bp = &b;
+    if (b.flat) {
+      // Record i = x / S, scalar c = x % S; g[S*e + c] with constant c < S names both.
+      const Expr* e = nullptr;
+      std::size_t c = 0;
+      if (idx.terms.size() == 1 && !idx.terms[0].ptr && !idx.terms[0].neg)
+        match_flat(idx.terms[0].e, b.flat_count, e, c);
+      if (e) {
+        Index rec;
+        rec.terms.push_back({e, false, false});
+        rec.cls.push_back(e);
+        stat(b, lv, unit_index(rec) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
+        sp_replace(lv, [this, bp, rec, c, z, type] {
+          const std::string i = index_text(rec, *bp);
+          const std::string o = std::to_string(c * z), zs = std::to_string(z);
+          const std::string at = bp->da ? "dl_da(" + bp->n + ", " + i + ", " + o + ", " + zs + ")"
+                                        : "dl_tiled(" + bp->w + ", " + bp->n + ", " +
+                                              std::to_string(bp->flat_count * z) + ", " + i + ", " +
+                                              o + ", " + zs + ")";
+          return ref(*bp, type, at);
+        });
+      } else {
+        stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, write, false);
+        sp_replace(lv, [this, bp, idx, z, type] {
+          return ref(*bp, type,
+                     "dl_flat(" + bp->w + ", " + bp->n + ", " + std::to_string(bp->flat_count) +
+                         ", " + std::to_string(z) + ", " + index_text(idx, *bp) + ")");
+        });
+      }
+      return;
+    }
+    stat(b, lv, unit_index(idx) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
+    sp_replace(lv, [this, bp, idx, off, z, type] {
+      const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);
+      const std::string at = bp->da ? "dl_da(" + bp->n + ", " + i + ", " + o + ", " + zs + ")"
+                                    : "dl_tiled(" + bp->w + ", " + bp->n + ", " +
+                                          std::to_string(bp->rec.size()) + ", " + i + ", " + o +
+                                          ", " + zs + ")";
+      return ref(*bp, type, at);
+    });
+  }
+
+  /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
+  void match_flat(const Expr* x, unsigned s, const Expr*& e, std::size_t& c) {
+    e = nullptr;
+    c = 0;
+    x = x->IgnoreParenImpCasts();
+    auto scaled = [&](const Expr* m) -> const Expr* {
+      m = m->IgnoreParenImpCasts();
+      const auto* b = dyn_cast<BinaryOperator>(m);
+      if (!b || b->getOpcode() != BO_Mul) return nullptr;
+      for (int k = 0; k < 2; ++k) {
+        const Expr* a = k ? b->getRHS() : b->getLHS();
+        const Expr* o = k ? b->getLHS() : b->getRHS();
+        if (auto v = a->getIntegerConstantExpr(ctx_);
+            v && v->getExtValue() == static_cast<std::int64_t>(s))
+          return o;
+      }
+      return nullptr;
+    };
+    if (const Expr* o = scaled(x)) {
+      e = o;
+      return;
+    }
+    const auto* b = dyn_cast<BinaryOperator>(x);
+    if (!b || b->getOpcode() != BO_Add) return;
+    for (int k = 0; k < 2; ++k) {
+      const Expr* a = k ? b->getRHS() : b->getLHS();
+      const Expr* o = k ? b->getLHS() : b->getRHS();
+      auto v = a->getIntegerConstantExpr(ctx_);
+      if (!v || v->getExtValue() < 0 || v->getExtValue() >= static_cast<std::int64_t>(s)) continue;
+      if (const Expr* m = scaled(o)) {
+        e = m;
+        c = static_cast<std::size_t>(v->getExtValue());
+        return;
+      }
+    }
+  }
+
+  void sp_replace(const Stmt* node, Splicer::Builder build) {
+    if (!sp_.replace(node, std::move(build)))
+      problem(node, "access inside a macro body that dl-annotate cannot rewrite");
+  }
+
+  void finish_calls() {
+    for (auto& [call, args] : calls_) {
+      const FunctionDecl* def = call->getDirectCallee()->getDefinition();
+      std::sort(args.begin(), args.end());
+      unsigned mask = 0;
+      for (const auto& a : args) mask |= 1u << a.first;
+      std::string name = def->getNameAsString() + "__dl" + std::to_string(mask);
+      bool have = false;
+      for (const auto& s : res_.specs) have = have || (s.fd == def && s.mask == mask);
+      if (!have) {
+        Spec s;
+        s.fd = def;
+        s.mask = mask;
+        s.name = name;
+        s.origin = args.front().second;
+        for (const auto& [i, b] : args) {
+          Binding hb = *b;
+          const ParmVarDecl* pd = def->getParamDecl(i);
+          hb.name = pd->getNameAsString();
+          hb.root = pd;
+          hb.elem = pd->getType()->getPointeeType().getUnqualifiedType();
+          hb.base = "dl_b_" + hb.name;
+          hb.w = "dl_w_" + hb.name;
+          hb.n = "dl_n_" + hb.name;
+          hb.da = false;
+          hb.root_is_base = false;
+          hb.stats.clear();
+          s.params.push_back(std::move(hb));
+        }
+        res_.specs.push_back(std::move(s));
+      }
+      const CallExpr* c = call;
+      std::vector<std::pair<unsigned, Binding*>> a = args;
+      sp_replace(call, [this, c, a, name] {
+        std::string s = name + "(";
+        for (unsigned k = 0; k < c->getNumArgs(); ++k)
+          s += (k ? ", " : "") + sp_.text(c->getArg(k));
+        for (const auto& [i, b] : a) s += ", " + b->base + ", " + b->w + ", " + b->n;
+        return s + ")";
+      });
+    }
+  }
+
+  ASTContext& ctx_;
+  Splicer& sp_;
+  Codegen& cg_;
+  const FunctionDecl* fd_;
+  std::vector<Binding>& bindings_;
+  FunctionResult res_;
+  Collector* col_ = nullptr;
+  std::map<const VarDecl*, Binding*> vars_;
+  std::map<const VarDecl*, const Expr*> alias_cls_;
+  std::map<const CallExpr*, std::vector<std::pair<unsigned, Binding*>>> calls_;
+};
+
+}  // namespace
+
+FunctionResult analyse_function(ASTContext& ctx, Splicer& sp, Codegen& cg, const FunctionDecl* fd,
+                                std::vector<Binding>& bindings) {
+  // Rewrites are built when the text is rendered: the analyser lives as long as the Splicer.
+  auto a = std::make_shared<Analyzer>(ctx, sp, cg, fd, bindings);
+  sp.keep(a);
+  return a->run();
+}
+
+}  // namespace dl::annotate

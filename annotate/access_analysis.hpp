@@ -1,0 +1,78 @@
+// Finds every access of a function to its annotated buffers and registers the rewrite
+// of each with the Splicer; reports what it cannot prove it rewrites correctly.
+//
+// Pointers keep their AoS values: only dereferences change. A pointer derived from a
+// buffer (the parameter itself, p + k, &p[k], an alias variable assigned only such
+// values) designates record `index(p)`; an lvalue f[e].m[k].x becomes the slot
+// (offset, size) of record e in the tiled layout, through DL_REF(...) and dl_tiled().
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen.hpp"
+#include "dl/layout.hpp"
+#include "splicer.hpp"
+
+namespace dl::annotate {
+
+enum class Pattern { UnitStride, StridedAoS, Irregular };
+const char* pattern_name(Pattern p);
+
+struct AccessStat {
+  Pattern pattern = Pattern::Irregular;
+  bool write = false;
+  bool whole = false;  // a whole record (or nested struct) copied
+  unsigned line = 0;
+};
+
+/// A buffer a function accesses: an annotated kernel parameter, or a parameter of a
+/// specialised helper.
+struct Binding {
+  std::string name;  // parameter name
+  const clang::ParmVarDecl* root = nullptr;
+  clang::QualType elem;     // pointee type, unqualified
+  std::string as;           // "__global" or "__constant"
+  bool flat = false;        // flat scalar array, records of S scalars
+  unsigned flat_count = 0;  // S
+  Record rec;
+  bool natural = true;        // slots naturally aligned
+  std::string base, w, n;     // their texts in generated code
+  bool da = false;            // leaves through dl_da (kernel with DA)
+  bool root_is_base = false;  // the parameter is never reassigned
+  std::vector<AccessStat> stats;
+};
+
+struct Problem {
+  clang::SourceLocation loc;
+  std::string message;
+};
+
+/// A helper function specialised for buffer-derived pointer arguments.
+struct Spec {
+  const clang::FunctionDecl* fd = nullptr;
+  unsigned mask = 0;            // which parameters are buffer pointers
+  std::string name;             // helper__dl<mask>
+  std::vector<Binding> params;  // one per set bit, bindings for the helper's parameters
+  Binding* origin = nullptr;    // where its access statistics go
+};
+
+struct FunctionResult {
+  std::vector<Problem> problems;
+  std::set<std::string> needs;  // Codegen item keys the function's text uses
+  std::vector<Spec> specs;      // helpers it calls with buffer pointers
+  bool param_reassigned = false;
+};
+
+/// Analyses `fd`'s body for accesses through `bindings` and registers rewrites.
+/// `bindings` must have elem/as/flat/rec/natural/base/w/n/da filled in; the analysis
+/// sets root_is_base and appends statistics.
+FunctionResult analyse_function(clang::ASTContext& ctx, Splicer& sp, Codegen& cg,
+                                const clang::FunctionDecl* fd, std::vector<Binding>& bindings);
+
+}  // namespace dl::annotate

@@ -1,0 +1,531 @@
+// Driver of one rewrite (see annotate_action.hpp).
+#include "annotate_action.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <list>
+#include <map>
+#include <set>
+
+#include "access_analysis.hpp"
+#include "codegen.hpp"
+#include "dl/annotation.hpp"
+#include "marshal_source.hpp"
+#include "record_builder.hpp"
+#include "splicer.hpp"
+
+namespace dl::annotate {
+namespace {
+
+using namespace clang;
+
+/// Offsets of the starts of lines (line 1 at index 1).
+std::vector<std::size_t> line_starts(const std::string& s) {
+  std::vector<std::size_t> v{0, 0};
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '\n') v.push_back(i + 1);
+  return v;
+}
+
+struct Edit {
+  std::size_t begin, end;
+  std::string text;
+  int order = 0;  // among edits at the same offset
+};
+
+struct KernelWork {
+  const KernelAnnotation* ann = nullptr;
+  const FunctionDecl* fd = nullptr;
+  std::vector<Binding> bindings;
+  std::vector<BufferAnnotation> clauses;  // completed
+  std::vector<Spec*> specs;
+  std::set<std::string> needs;
+  bool ok = true;
+  bool error = false;
+  std::string why;
+  KernelReport report;
+};
+
+class Consumer : public ASTConsumer {
+ public:
+  Consumer(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
+
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    ctx_ = &ctx;
+    sm_ = &ctx.getSourceManager();
+    de_ = &ctx.getDiagnostics();
+    file_ = sm_->getMainFileID();
+    const bool clang_errors = de_->hasErrorOccurred();
+    err_id_ = de_->getCustomDiagID(DiagnosticsEngine::Error, "%0");
+    warn_id_ = de_->getCustomDiagID(
+        opts_.werror ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, "%0");
+    note_id_ = de_->getCustomDiagID(DiagnosticsEngine::Note, "%0");
+
+    SourceAnnotations ann = scan_annotations(src_);
+    for (const auto& d : ann.diagnostics)
+      de_->Report(at(d.line, d.column), d.error ? err_id_ : warn_id_) << d.message;
+    if (clang_errors) return;  // never analyse an AST with errors
+
+    // Kernel definitions by name.
+    std::map<std::string, const FunctionDecl*> defs;
+    for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+      if (const auto* fd = dyn_cast<FunctionDecl>(d))
+        if (fd->hasAttr<OpenCLKernelAttr>() && fd->doesThisDeclarationHaveABody() &&
+            sm_->isInMainFile(fd->getLocation()))
+          defs[fd->getNameAsString()] = fd;
+
+    Splicer sp(ctx, file_);
+    sp_ = &sp;
+    std::list<KernelWork> work;
+    for (const auto& k : ann.kernels) {
+      KernelWork& w = work.emplace_back();
+      w.ann = &k;
+      w.report.name = k.kernel;
+      w.report.line = static_cast<unsigned>(k.line);
+      auto it = defs.find(k.kernel);
+      if (it == defs.end()) {
+        de_->Report(at(k.line, 1), err_id_)
+            << "no definition of kernel '" + k.kernel + "' follows this annotation";
+        w.ok = false;
+        w.error = true;
+        w.why = "no kernel definition";
+        continue;
+      }
+      w.fd = it->second;
+      prepare(w);
+      if (w.ok) analyse(w);
+    }
+    emit(work, ann);
+    res_.ok = !de_->hasErrorOccurred();
+  }
+
+ private:
+  SourceLocation at(int line, int col) {
+    if (line < 1) line = 1;
+    if (col < 1) col = 1;
+    SourceLocation l =
+        sm_->translateLineCol(file_, static_cast<unsigned>(line), static_cast<unsigned>(col));
+    return l.isValid() ? l : sm_->getLocForStartOfFile(file_);
+  }
+  std::size_t offset(SourceLocation l) { return sm_->getFileOffset(sm_->getFileLoc(l)); }
+
+  /// Bindings of the kernel's annotated parameters; errors for ill-formed ones.
+  void prepare(KernelWork& w) {
+    w.bindings.reserve(w.ann->buffers.size());
+    for (const BufferAnnotation& b : w.ann->buffers) {
+      const ParmVarDecl* pd = nullptr;
+      for (const ParmVarDecl* p : w.fd->parameters())
+        if (p->getName() == b.name) pd = p;
+      auto fail = [&](const std::string& msg) {
+        de_->Report(at(b.line, b.column), err_id_) << msg;
+        w.ok = false;
+        w.error = true;
+        w.why = msg;
+      };
+      if (!pd) return fail("'" + b.name + "' is not a parameter of kernel '" + w.ann->kernel + "'");
+      QualType t = pd->getType();
+      if (!t->isPointerType())
+        return fail("annotated parameter '" + b.name +
+                    "' is not a pointer to a record or a flat array");
+      QualType pointee = t->getPointeeType();
+      Binding bd;
+      bd.name = b.name;
+      bd.root = pd;
+      bd.elem = pointee.getUnqualifiedType();
+      const LangAS as = pointee.getAddressSpace();
+      if (as == LangAS::opencl_global)
+        bd.as = "__global";
+      else if (as == LangAS::opencl_constant)
+        bd.as = "__constant";
+      else
+        return fail("annotated parameter '" + b.name + "' is not in __global or __constant memory");
+      BufferAnnotation c = b;
+      std::string recname = b.record;
+      if (pointee->isStructureType()) {
+        if (recname.empty()) recname = record_name(pointee);
+        std::string why;
+        auto rec = build_record(*ctx_, bd.elem, identifier(recname), why);
+        if (!rec) return fail("record of '" + b.name + "': " + why);
+        bd.rec = *rec;
+      } else if (is_leaf_type(*ctx_, pointee) && !pointee->isVectorType()) {
+        // A flat array: the annotation's last dimension is S, the scalars per record.
+        Expr::Env env;
+        std::string why;
+        std::optional<std::int64_t> s;
+        if (b.dims.size() >= 2) s = b.dims.back().eval(env, &why);
+        if (!s || !b.dims.back().names().empty() ||
+            b.dims.back().text().find('(') != std::string::npos) {
+          return fail("flat array '" + b.name +
+                      "' needs its constant fastest dimension, the number of scalars per record: " +
+                      b.name + "[E][S]");
+        }
+        if (*s < 1 || *s > 4096) return fail("flat array '" + b.name + "': S must be in [1, 4096]");
+        Scalar sc = Scalar::Float;
+        scalar_of(*ctx_, pointee, sc);
+        if (recname.empty())
+          recname = "flat_" + std::string(scalar_name(sc)) + "_" + std::to_string(*s);
+        bd.flat = true;
+        bd.flat_count = static_cast<unsigned>(*s);
+        try {
+          bd.rec = Record::make(identifier(recname), {{"v", sc, 1, static_cast<unsigned>(*s), 0}});
+        } catch (const LayoutError& e) {
+          return fail(e.what());
+        }
+      } else {
+        return fail("annotated parameter '" + b.name + "' (type '" + t.getAsString() +
+                    "') is not a pointer to a record or a flat array");
+      }
+      bd.natural = naturally_aligned(bd.rec);
+      Layout target = opts_.force_layout ? *opts_.force_layout : b.target;
+      c.target = target;
+      c.record = bd.rec.name();
+      c.marshaler = (target.kind == LayoutKind::DA ? "AOS2DA_" : "AOS2ASTA_") + bd.rec.name();
+      bd.base = b.name;
+      bd.n = "dl_n_" + b.name;
+      bd.w = "dl_w_" + b.name;
+      bd.da = target.kind == LayoutKind::DA;
+      bd.root_is_base = true;
+      w.bindings.push_back(std::move(bd));
+      w.clauses.push_back(std::move(c));
+    }
+  }
+
+  void report_problems(const std::vector<Problem>& ps) {
+    for (const auto& p : ps) de_->Report(p.loc, warn_id_) << p.message;
+  }
+
+  /// Analyses a kernel and, recursively, the helpers it passes buffer pointers to.
+  void analyse(KernelWork& w) {
+    FunctionResult r = analyse_function(*ctx_, *sp_, cg_, w.fd, w.bindings);
+    report_problems(r.problems);
+    w.needs.insert(r.needs.begin(), r.needs.end());
+    bool ok = r.problems.empty();
+    if (r.param_reassigned)
+      for (auto& b : w.bindings)
+        if (!b.root_is_base) b.base = "dl_b_" + b.name;
+    std::vector<Spec> todo = std::move(r.specs);
+    while (ok && !todo.empty()) {
+      Spec s = std::move(todo.back());
+      todo.pop_back();
+      Spec* have = nullptr;
+      for (auto& x : specs_)
+        if (x.fd == s.fd && x.mask == s.mask) have = &x;
+      if (!have) {
+        for (auto& x : specs_)
+          if (x.fd == s.fd) {
+            de_->Report(s.fd->getLocation(), warn_id_)
+                << "helper '" + s.fd->getNameAsString() +
+                       "' is called with buffer pointers in different argument positions";
+            ok = false;
+          }
+        if (!ok) break;
+        specs_.push_back(std::move(s));
+        have = &specs_.back();
+        FunctionResult hr = analyse_function(*ctx_, *sp_, cg_, have->fd, have->params);
+        report_problems(hr.problems);
+        spec_ok_[have] = hr.problems.empty();
+        spec_needs_[have] = hr.needs;
+        for (auto& b : have->params)
+          if (have->origin)
+            have->origin->stats.insert(have->origin->stats.end(), b.stats.begin(), b.stats.end());
+        for (auto& x : hr.specs) todo.push_back(std::move(x));
+      }
+      if (!spec_ok_[have]) {
+        de_->Report(have->fd->getLocation(), note_id_)
+            << "buffer pointers of kernel '" + w.ann->kernel + "' reach helper '" +
+                   have->fd->getNameAsString() + "' here";
+        ok = false;
+      }
+      w.specs.push_back(have);
+    }
+    if (!ok) {
+      w.ok = false;
+      w.why = "accesses dl-annotate cannot prove it rewrites correctly (see warnings)";
+      de_->Report(w.fd->getLocation(), warn_id_)
+          << "kernel '" + w.ann->kernel +
+                 "' is left untransformed: its annotation is removed and it keeps reading AoS";
+    }
+  }
+
+  std::string kernel_prologue(const KernelWork& w) {
+    std::string s;
+    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
+      const Binding& b = w.bindings[i];
+      const BufferAnnotation& c = w.clauses[i];
+      std::string n;
+      const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
+      for (std::size_t d = 0; d < dims; ++d) n += (d ? " * " : "") + c.dims[d].to_cl();
+      s += "\n  const ulong " + b.n + " = (ulong)(" + n + ");";
+      std::string wv;
+      if (c.target.kind == LayoutKind::DA)
+        wv = b.n;
+      else if (c.target.kind == LayoutKind::AoS)
+        wv = "(ulong)1";
+      else if (c.target.tile)
+        wv = "(ulong)" + std::to_string(c.target.tile);
+      else
+        wv = "(ulong)(DL_ASTA_T)";
+      s += "\n  const ulong " + b.w + " = " + wv + ";";
+      if (!b.root_is_base) {
+        PrintingPolicy pp(ctx_->getLangOpts());
+        s += "\n  " + ctx_->getPointerType(b.root->getType()->getPointeeType()).getAsString(pp) +
+             " const " + b.base + " = " + b.name + ";";
+      }
+    }
+    return s;
+  }
+
+  /// The transformed text of a specialised helper.
+  std::string spec_text(Spec& s, std::string* prototype) {
+    const FunctionDecl* fd = s.fd;
+    unsigned nb = 0, ne = 0;
+    sp_->offsets(SourceRange(fd->getLocation(), fd->getLocation()), nb, ne);
+    const std::string name = s.name;
+    sp_->replace_offsets(nb, ne, [name] { return name; });
+    std::string extra;
+    PrintingPolicy pp(ctx_->getLangOpts());
+    for (const Binding& b : s.params) {
+      QualType base = ctx_->getPointerType(b.root->getType()->getPointeeType().withConst());
+      extra += ", " + base.getAsString(pp) + " " + b.base + ", ulong " + b.w + ", ulong " + b.n;
+    }
+    const ParmVarDecl* last = fd->getParamDecl(fd->getNumParams() - 1);
+    unsigned pb = 0, pe = 0;
+    sp_->offsets(last->getSourceRange(), pb, pe);
+    sp_->insert(pe, extra);
+    unsigned fb = 0, fe = 0;
+    sp_->offsets(fd->getSourceRange(), fb, fe);
+    unsigned bb = 0, be = 0;
+    sp_->offsets(fd->getBody()->getSourceRange(), bb, be);
+    if (prototype) *prototype = sp_->range_text(fb, bb) + ";\n";
+    return sp_->range_text(fb, fe);
+  }
+
+  void emit(std::list<KernelWork>& work, const SourceAnnotations& ann) {
+    (void)ann;
+    std::vector<Edit> edits;
+    const auto lines = line_starts(src_);
+    auto line_begin = [&](int l) -> std::size_t {
+      return l >= 1 && static_cast<std::size_t>(l) < lines.size()
+                 ? lines[static_cast<std::size_t>(l)]
+                 : src_.size();
+    };
+    auto line_end = [&](int l) -> std::size_t {  // past the newline
+      return static_cast<std::size_t>(l + 1) < lines.size() ? lines[static_cast<std::size_t>(l + 1)]
+                                                            : src_.size();
+    };
+
+    // Blocks to emit, in source order: transformed kernels and specialised helpers.
+    struct Block {
+      std::size_t at;  // where generated helpers go before it
+      std::set<std::string> needs;
+    };
+    std::vector<Block> blocks;
+    std::set<const Spec*> emitted_specs;
+    std::set<std::string> records_done;
+
+    for (auto& w : work) {
+      // Annotation lines of this kernel.
+      std::set<int> dl_lines;
+      for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
+      int first_line = dl_lines.empty() ? w.ann->line : *dl_lines.begin();
+      if (!w.ok) {
+        w.report.transformed = false;
+        w.report.status = w.why;
+        for (int l : dl_lines) {
+          std::size_t b = line_begin(l);
+          std::size_t p = src_.find("//DL:", b);
+          if (p != std::string::npos && p < line_end(l))
+            edits.push_back({p, p + 5, "// dl-annotate left this kernel untransformed; was:", 0});
+        }
+        fill_report(w);
+        continue;
+      }
+      // Completed annotation: record lines, then the clauses on the first line.
+      std::string text;
+      for (const auto& b : w.bindings)
+        if (records_done.insert(b.rec.name()).second)
+          text += "//DL: record " + b.rec.describe() + "\n";
+      text += "//DL: AoS: ";
+      for (std::size_t i = 0; i < w.clauses.size(); ++i)
+        text += (i ? ", " : "") + format_clause(w.clauses[i]);
+      text += "\n";
+      bool first = true;
+      for (int l : dl_lines) {
+        edits.push_back({line_begin(l), line_end(l), first ? text : std::string(), 0});
+        first = false;
+      }
+      // The kernel: transformed under DL_ASTA_T, original otherwise.
+      unsigned fb = 0, fe = 0, bb = 0, be = 0;
+      sp_->offsets(w.fd->getSourceRange(), fb, fe);
+      sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
+      sp_->insert(bb + 1, kernel_prologue(w));
+      std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
+                      src_.substr(fb, fe - fb) + "\n#endif";
+      edits.push_back({fb, fe, t, 1});
+      std::size_t kernel_at =
+          std::min(line_begin(first_line),
+                   line_begin(static_cast<int>(sm_->getPresumedLineNumber(w.fd->getBeginLoc()))));
+      Block kb{kernel_at, w.needs};
+      // Specialised helpers: before their definitions (prototype before the kernel when
+      // the helper comes later).
+      for (Spec* s : w.specs) {
+        if (!emitted_specs.insert(s).second) continue;
+        std::string proto;
+        std::string body = spec_text(*s, &proto);
+        unsigned hb = 0, he = 0;
+        sp_->offsets(s->fd->getSourceRange(), hb, he);
+        std::size_t hat =
+            line_begin(static_cast<int>(sm_->getPresumedLineNumber(s->fd->getBeginLoc())));
+        edits.push_back({hat, hat, "#ifdef DL_ASTA_T\n" + body + "\n#endif\n", 2});
+        blocks.push_back({hat, spec_needs_[s]});
+        if (hat > kernel_at)
+          edits.push_back({kernel_at, kernel_at, "#ifdef DL_ASTA_T\n" + proto + "#endif\n", 3});
+      }
+      blocks.push_back(kb);
+      w.report.transformed = true;
+      fill_report(w);
+      res_.report.push_back(w.report);
+      for (const auto& b : w.bindings)
+        if (marshal_done_.insert(b.rec.name()).second)
+          res_.marshal += marshal_kernels(b.rec) + "\n";
+    }
+    for (auto& w : work)
+      if (!w.ok) res_.report.push_back(w.report);
+
+    // Generated helpers before the first block that needs them.
+    std::sort(blocks.begin(), blocks.end(),
+              [](const Block& a, const Block& b) { return a.at < b.at; });
+    std::set<std::string> done;
+    bool preamble = false;
+    for (const auto& b : blocks) {
+      std::string t;
+      if (!preamble) t += Codegen::preamble(), preamble = true;
+      for (const auto& item : cg_.items())
+        if (b.needs.count(item.key) && done.insert(item.key).second) t += item.text;
+      if (!t.empty()) edits.push_back({b.at, b.at, "#ifdef DL_ASTA_T\n" + t + "#endif\n", -1});
+    }
+
+    std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.order < b.order;
+    });
+    std::string out;
+    std::size_t cur = 0;
+    for (const auto& e : edits) {
+      if (e.begin < cur) continue;  // overlapping edit: keep the first
+      out += src_.substr(cur, e.begin - cur);
+      out += e.text;
+      cur = e.end;
+    }
+    out += src_.substr(cur);
+    res_.output = std::move(out);
+  }
+
+  void fill_report(KernelWork& w) {
+    w.report.args.clear();
+    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
+      const Binding& b = w.bindings[i];
+      const BufferAnnotation& c = w.clauses[i];
+      ArgReport a;
+      a.name = b.name;
+      a.record = b.rec.describe();
+      const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
+      for (std::size_t d = 0; d < dims; ++d) a.count += (d ? " * " : "") + c.dims[d].text();
+      for (const auto& s : b.stats) {
+        (s.pattern == Pattern::UnitStride   ? a.unit
+         : s.pattern == Pattern::StridedAoS ? a.strided
+                                            : a.irregular)++;
+        (s.write ? a.writes : a.reads)++;
+        if (s.whole) a.whole++;
+      }
+      if (a.strided >= a.unit && a.strided >= a.irregular && a.strided)
+        a.pattern = b.flat ? "strided AoS: consecutive work-items read scalars " +
+                                 std::to_string(b.flat_count) + " elements apart"
+                           : "strided AoS: consecutive work-items read fields " +
+                                 std::to_string(b.rec.size()) + " bytes apart";
+      else if (a.unit >= a.irregular && a.unit)
+        a.pattern = "unit-stride per work-item";
+      else if (a.irregular)
+        a.pattern = "irregular: record index not an affine function of the work-item id";
+      else
+        a.pattern = "no accesses";
+      const Layout& t = c.target;
+      a.layout = t.kind == LayoutKind::DA    ? "DA"
+                 : t.kind == LayoutKind::AoS ? "AoS"
+                 : t.tile                    ? t.str()
+                                             : "ASTA (T = DL_ASTA_T, chosen by the runtime)";
+      if (opts_.force_layout)
+        a.reason = "forced by --layout";
+      else if (t.kind == LayoutKind::DA)
+        a.reason = "the annotation asks for DA";
+      else if (t.kind == LayoutKind::ASTA && t.tile)
+        a.reason = "the annotation fixes the tile width";
+      else if (a.strided)
+        a.reason =
+            "default (paper 5.1: AoS to ASTA): ASTA makes the strided field accesses of a tile of "
+            "T "
+            "work-items unit-stride and keeps each record within T*R bytes";
+      else
+        a.reason =
+            "default (paper 5.1: AoS to ASTA): ASTA keeps each record within one tile of T*R bytes";
+      w.report.args.push_back(a);
+    }
+  }
+
+  const Options& opts_;
+  const std::string& src_;
+  Result& res_;
+  ASTContext* ctx_ = nullptr;
+  SourceManager* sm_ = nullptr;
+  DiagnosticsEngine* de_ = nullptr;
+  FileID file_;
+  Splicer* sp_ = nullptr;
+  Codegen cg_;
+  unsigned err_id_ = 0, warn_id_ = 0, note_id_ = 0;
+  std::list<Spec> specs_;
+  std::map<const Spec*, bool> spec_ok_;
+  std::map<const Spec*, std::set<std::string>> spec_needs_;
+  std::set<std::string> marshal_done_;
+};
+
+class Action : public ASTFrontendAction {
+ public:
+  Action(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
+    return std::make_unique<Consumer>(opts_, src_, res_);
+  }
+
+ private:
+  const Options& opts_;
+  const std::string& src_;
+  Result& res_;
+};
+
+}  // namespace
+
+Result annotate_source(const Options& opts, const std::string& source) {
+  Result res;
+  std::vector<std::string> args{"-x",
+                                "cl",
+                                "-cl-std=CL1.2",
+                                "-fsyntax-only",
+                                "-fno-color-diagnostics",
+                                "--target=spir64-unknown-unknown"};
+  std::string rd = opts.resource_dir;
+#ifdef DL_CLANG_RESOURCE_DIR
+  if (rd.empty()) rd = DL_CLANG_RESOURCE_DIR;
+#endif
+  if (!rd.empty()) args.push_back("-resource-dir=" + rd);
+  args.insert(args.end(), opts.clang_args.begin(), opts.clang_args.end());
+  const bool ran = tooling::runToolOnCodeWithArgs(std::make_unique<Action>(opts, source, res),
+                                                  source, args, opts.input, "dl-annotate");
+  res.ok = ran && res.ok;
+  return res;
+}
+
+}  // namespace dl::annotate

@@ -1,0 +1,138 @@
+// OpenCL C helpers emitted into rewritten sources (see codegen.hpp).
+#include "codegen.hpp"
+
+#include <sstream>
+
+namespace dl::annotate {
+namespace {
+
+/// Integer (vector) type moving `size` bytes in one access.
+std::string unit_type(std::size_t size) {
+  switch (size) {
+    case 1:
+      return "uchar";
+    case 2:
+      return "ushort";
+    case 4:
+      return "uint";
+    case 8:
+      return "ulong";
+    case 16:
+      return "uint4";
+    case 32:
+      return "ulong4";
+    case 64:
+      return "ulong8";
+    case 128:
+      return "ulong16";
+    default:
+      return "";
+  }
+}
+
+std::string as_suffix(const std::string& as) {
+  return as == "__constant" ? "c" : "g";
+}
+
+}  // namespace
+
+std::string identifier(const std::string& text) {
+  std::string o;
+  for (char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (ok)
+      o += c;
+    else if (!o.empty() && o.back() != '_')
+      o += '_';
+  }
+  while (!o.empty() && o.back() == '_') o.pop_back();
+  if (o.empty() || (o[0] >= '0' && o[0] <= '9')) o = "t" + o;
+  return o;
+}
+
+std::string Codegen::preamble() {
+  return "/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */\n"
+         "#ifndef DL_ANNOTATE_HELPERS\n"
+         "#define DL_ANNOTATE_HELPERS\n"
+         "/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,\n"
+         "   tiles of w records; the last, partial tile holds n % w records. */\n"
+         "static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {\n"
+         "  const ulong b = i / w * w;\n"
+         "  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;\n"
+         "}\n"
+         "/* The same for one tile of all n records (DA). */\n"
+         "static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }\n"
+         "/* Element x of a flat array of records of s scalars of z bytes. */\n"
+         "static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {\n"
+         "  const ulong i = x / s;\n"
+         "  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);\n"
+         "}\n"
+         "#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))\n"
+         "#define DL_UREF(AS, TYPE, BASE, OFF) \\\n"
+         "  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)\n"
+         "#endif\n";
+}
+
+const Codegen::Item* Codegen::find(const std::string& key) const {
+  for (const auto& i : items_)
+    if (i.key == key) return &i;
+  return nullptr;
+}
+
+std::string Codegen::unaligned(const std::string& type) {
+  const std::string name = "dl_unaligned_" + type;
+  if (!find(name))
+    items_.push_back(
+        {name, "typedef struct __attribute__((packed)) { " + type + " v; } " + name + ";\n"});
+  return name;
+}
+
+std::string Codegen::load_fn(const Record& rec, std::size_t at, std::size_t size,
+                             const std::string& type, const std::string& as, bool natural) {
+  return copy_fn(true, rec, at, size, type, as, natural);
+}
+
+std::string Codegen::store_fn(const Record& rec, std::size_t at, std::size_t size,
+                              const std::string& type, const std::string& as, bool natural) {
+  return copy_fn(false, rec, at, size, type, as, natural);
+}
+
+std::string Codegen::copy_fn(bool load, const Record& rec, std::size_t at, std::size_t size,
+                             const std::string& type, const std::string& as, bool natural) {
+  std::string name = std::string(load ? "dl_load_" : "dl_store_") + identifier(rec.name());
+  if (at != 0 || size != rec.size()) name += "_at" + std::to_string(at) + "_" + identifier(type);
+  name += "_" + as_suffix(as);
+  if (find(name)) return name;
+  std::ostringstream o;
+  const std::string gp = as + " uchar";
+  if (load)
+    o << "static inline " << type << " " << name << "(const " << gp
+      << " *b, ulong w, ulong n, ulong i) {\n  " << type
+      << " v;\n  __private uchar *d = (__private uchar *)&v;\n";
+  else
+    o << "static inline " << type << " " << name << "(" << gp << " *b, ulong w, ulong n, ulong i, "
+      << type << " v) {\n  const __private uchar *d = (const __private uchar *)&v;\n";
+  for (const Slot& s : rec.slots()) {
+    if (s.offset < at || s.offset + s.size > at + size) continue;  // outside (or straddling)
+    std::string u = unit_type(s.size);
+    if (u.empty()) continue;
+    std::string g = "(b + dl_tiled(w, n, " + std::to_string(rec.size()) + ", i, " +
+                    std::to_string(s.offset) + ", " + std::to_string(s.size) + "))";
+    std::string p = "(d + " + std::to_string(s.offset - at) + ")";
+    std::string gref, pref;
+    if (natural) {
+      gref = "*(" + std::string(load ? "const " : "") + as + " " + u + " *)" + g;
+      pref = "*(" + std::string(load ? "" : "const ") + "__private " + u + " *)" + p;
+    } else {
+      const std::string w = unaligned(u);
+      gref = "((" + std::string(load ? "const " : "") + as + " " + w + " *)" + g + ")->v";
+      pref = "((" + std::string(load ? "" : "const ") + "__private " + w + " *)" + p + ")->v";
+    }
+    o << "  " << (load ? pref : gref) << " = " << (load ? gref : pref) << ";\n";
+  }
+  o << "  return v;\n}\n";
+  items_.push_back({name, o.str()});
+  return name;
+}
+
+}  // namespace dl::annotate

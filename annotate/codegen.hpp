@@ -1,0 +1,45 @@
+// OpenCL C that rewritten kernels use: address helpers (the ASTA map of layout.hpp in
+// OpenCL C), whole-record load/store functions, unaligned access wrappers.
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dl/layout.hpp"
+
+namespace dl::annotate {
+
+class Codegen {
+ public:
+  /// dl_tiled / dl_da / dl_flat and the DL_REF / DL_UREF access macros.
+  static std::string preamble();
+
+  /// A function loading the bytes [at, at + size) of record `rec` (a whole record or a
+  /// nested struct of type `type`) of record index i from a buffer in tiled layout.
+  /// Returns its name; its text is kept under the same key (items()).
+  std::string load_fn(const Record& rec, std::size_t at, std::size_t size, const std::string& type,
+                      const std::string& as, bool natural);
+  /// The store twin of load_fn: returns the value stored.
+  std::string store_fn(const Record& rec, std::size_t at, std::size_t size, const std::string& type,
+                       const std::string& as, bool natural);
+  /// Name of the packed one-member wrapper of `type` (for misaligned accesses).
+  std::string unaligned(const std::string& type);
+
+  struct Item {
+    std::string key, text;
+  };
+  const std::vector<Item>& items() const { return items_; }
+  const Item* find(const std::string& key) const;
+
+ private:
+  std::string copy_fn(bool load, const Record& rec, std::size_t at, std::size_t size,
+                      const std::string& type, const std::string& as, bool natural);
+  std::vector<Item> items_;
+};
+
+/// A name made of [A-Za-z0-9_] from any text.
+std::string identifier(const std::string& text);
+
+}  // namespace dl::annotate

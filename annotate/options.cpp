@@ -1,0 +1,152 @@
+// Command line of dl-annotate: own parser, so that usage errors exit with 2 and Clang
+// options (-I, -D, ... or anything after `--`) pass through untouched.
+#include "options.hpp"
+
+#include <string_view>
+
+namespace dl::annotate {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: dl-annotate [options] <input.cl> [-- <clang options>]\n"
+         "\n"
+         "Rewrites the //DL:-annotated kernels of an OpenCL C file so that, when built with\n"
+         "-DDL_ASTA_T=<T>, they read their annotated buffers in ASTA(T) or DA layout, and\n"
+         "otherwise compile to exactly the original code. See docs/annotation.md.\n"
+         "\n"
+         "options:\n"
+         "  -o <file>               write the rewritten source to <file> (default: stdout)\n"
+         "  --marshal-out=<file>    write the AOS2ASTA_/ASTA2AOS_ marshaling kernels\n"
+         "  --report[=text|json]    per kernel argument: access pattern, layout and why\n"
+         "  --report-out=<file>     write the report to <file> (default: stderr)\n"
+         "  --layout=<l>            force the target layout: asta, asta(T) or da\n"
+         "  --Werror                make DL warnings (untransformed kernels) errors\n"
+         "  --resource-dir=<dir>    Clang resource directory (opencl-c.h)\n"
+         "  -I<dir> -D<m>[=v] -U<m> -include <f>   passed to the OpenCL C parser\n"
+         "  -- <options>            everything after -- is passed to the parser\n"
+         "\n"
+         "exit status: 0 success, 1 errors in the input, 2 usage error\n";
+}
+
+std::optional<Options> parse_options(int argc, const char* const* argv, std::string& error,
+                                     bool& help) {
+  Options o;
+  help = false;
+  auto value = [&](int& i, std::string_view arg, std::string_view name,
+                   std::string& out) -> int {  // 1 matched, 0 no match, -1 error
+    if (arg == name) {
+      if (i + 1 >= argc) {
+        error = "option '" + std::string(name) + "' needs a value";
+        return -1;
+      }
+      out = argv[++i];
+      return 1;
+    }
+    if (starts_with(arg, std::string(name) + "=")) {
+      out = std::string(arg.substr(name.size() + 1));
+      return 1;
+    }
+    return 0;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    std::string v;
+    int r = 0;
+    if (a == "--") {
+      for (++i; i < argc; ++i) o.clang_args.emplace_back(argv[i]);
+      break;
+    }
+    if (a == "-h" || a == "--help") {
+      help = true;
+      return o;
+    }
+    if (a == "-o") {
+      if (i + 1 >= argc) return error = "option '-o' needs a file", std::nullopt;
+      o.output = argv[++i];
+      continue;
+    }
+    if ((r = value(i, a, "--marshal-out", o.marshal_output))) {
+      if (r < 0) return std::nullopt;
+      continue;
+    }
+    if ((r = value(i, a, "--report-out", o.report_output))) {
+      if (r < 0) return std::nullopt;
+      if (o.report == ReportFormat::None) o.report = ReportFormat::Text;
+      continue;
+    }
+    if ((r = value(i, a, "--resource-dir", o.resource_dir))) {
+      if (r < 0) return std::nullopt;
+      continue;
+    }
+    if (a == "--report" || a == "--report=text") {
+      o.report = ReportFormat::Text;
+      continue;
+    }
+    if (a == "--report=json") {
+      o.report = ReportFormat::Json;
+      continue;
+    }
+    if (starts_with(a, "--report=")) {
+      error = "unknown report format '" + std::string(a.substr(9)) + "' (text or json)";
+      return std::nullopt;
+    }
+    if (a == "--Werror" || a == "-Werror") {
+      o.werror = true;
+      continue;
+    }
+    if ((r = value(i, a, "--layout", v))) {
+      if (r < 0) return std::nullopt;
+      std::string l;
+      for (char c : v) l += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+      if (l == "ASTA") {
+        o.force_layout = Layout::asta(0);
+      } else if (l == "DA") {
+        o.force_layout = Layout::da();
+      } else {
+        try {
+          Layout parsed = Layout::parse(l);
+          if (parsed.kind != LayoutKind::ASTA || parsed.tile == 0) throw LayoutError("");
+          o.force_layout = parsed;
+        } catch (const LayoutError&) {
+          error = "unknown layout '" + v + "' (asta, asta(T) or da)";
+          return std::nullopt;
+        }
+      }
+      continue;
+    }
+    if (a == "-include" || a == "-isystem" || a == "-I" || a == "-D" || a == "-U") {
+      if (i + 1 >= argc)
+        return error = "option '" + std::string(a) + "' needs a value", std::nullopt;
+      o.clang_args.emplace_back(a);
+      o.clang_args.emplace_back(argv[++i]);
+      continue;
+    }
+    if (starts_with(a, "-I") || starts_with(a, "-D") || starts_with(a, "-U") ||
+        starts_with(a, "-cl-") || starts_with(a, "-W")) {
+      o.clang_args.emplace_back(a);
+      continue;
+    }
+    if (starts_with(a, "-") && a != "-") {
+      error = "unknown option '" + std::string(a) + "'";
+      return std::nullopt;
+    }
+    if (!o.input.empty()) {
+      error = "more than one input file ('" + o.input + "' and '" + std::string(a) + "')";
+      return std::nullopt;
+    }
+    o.input = a;
+  }
+  if (o.input.empty()) {
+    error = "no input file";
+    return std::nullopt;
+  }
+  return o;
+}
+
+}  // namespace dl::annotate

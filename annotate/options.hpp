@@ -1,0 +1,32 @@
+// Command line of dl-annotate.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dl/layout.hpp"
+
+namespace dl::annotate {
+
+enum class ReportFormat { None, Text, Json };
+
+struct Options {
+  std::string input;           // the .cl file
+  std::string output;          // rewritten source ("" or "-" = stdout)
+  std::string marshal_output;  // marshaling kernels (.cl), "" = not written
+  std::string report_output;   // report file ("" = stderr)
+  ReportFormat report = ReportFormat::None;
+  std::optional<Layout> force_layout;   // --layout=asta|asta(T)|da
+  bool werror = false;                  // DL warnings become errors
+  std::string resource_dir;             // Clang resource dir (opencl-c.h)
+  std::vector<std::string> clang_args;  // -I/-D/-U/-include and everything after `--`
+};
+
+/// Parses argv. Returns nullopt on a usage error (message in `error`); `help` is set for
+/// --help (print usage(), exit 0).
+std::optional<Options> parse_options(int argc, const char* const* argv, std::string& error,
+                                     bool& help);
+std::string usage();
+
+}  // namespace dl::annotate

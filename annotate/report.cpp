@@ -1,0 +1,66 @@
+// --report formatting (see report.hpp).
+#include "report.hpp"
+
+#include <sstream>
+
+#ifdef DL_HAVE_JSON
+#include <nlohmann/json.hpp>
+#endif
+
+namespace dl::annotate {
+
+std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels) {
+  std::ostringstream o;
+  o << "dl-annotate report for " << file << "\n";
+  if (kernels.empty()) o << "  no annotated kernels\n";
+  for (const auto& k : kernels) {
+    o << "kernel " << k.name << " (line " << k.line
+      << "): " << (k.transformed ? "transformed" : "left untransformed: " + k.status) << "\n";
+    for (const auto& a : k.args) {
+      o << "  " << a.name << ": record " << a.record << "; n = " << a.count << "\n";
+      o << "    accesses: " << (a.unit + a.strided + a.irregular) << " (" << a.reads << " read, "
+        << a.writes << " write, " << a.whole << " whole-record); unit-stride " << a.unit
+        << ", strided AoS " << a.strided << ", irregular " << a.irregular << "\n";
+      o << "    pattern: " << a.pattern << "\n";
+      o << "    layout: " << a.layout << " - " << a.reason << "\n";
+    }
+  }
+  return o.str();
+}
+
+std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels) {
+#ifdef DL_HAVE_JSON
+  nlohmann::json j;
+  j["file"] = file;
+  j["kernels"] = nlohmann::json::array();
+  for (const auto& k : kernels) {
+    nlohmann::json jk{{"name", k.name},
+                      {"line", k.line},
+                      {"transformed", k.transformed},
+                      {"status", k.status},
+                      {"args", nlohmann::json::array()}};
+    for (const auto& a : k.args)
+      jk["args"].push_back({{"name", a.name},
+                            {"record", a.record},
+                            {"count", a.count},
+                            {"accesses",
+                             {{"unit_stride", a.unit},
+                              {"strided_aos", a.strided},
+                              {"irregular", a.irregular},
+                              {"reads", a.reads},
+                              {"writes", a.writes},
+                              {"whole_record", a.whole}}},
+                            {"pattern", a.pattern},
+                            {"layout", a.layout},
+                            {"reason", a.reason}});
+    j["kernels"].push_back(jk);
+  }
+  return j.dump(2) + "\n";
+#else
+  (void)file;
+  (void)kernels;
+  return std::string();
+#endif
+}
+
+}  // namespace dl::annotate
