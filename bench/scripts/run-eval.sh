@@ -111,8 +111,12 @@ else
 fi
 
 if ((plot)); then
-  if python3 -c "import matplotlib" 2>/dev/null; then
-    python3 "$root/bench/scripts/plot.py" "$out"
+  py=""
+  for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null && "$p" -c "import matplotlib" 2>/dev/null; then py="$p"; break; fi
+  done
+  if [ -n "$py" ]; then
+    "$py" "$root/bench/scripts/plot.py" "$out"
   else
     log "python3-matplotlib missing: no figures (python3 bench/scripts/plot.py $out later)"
   fi
