@@ -63,8 +63,9 @@ if ((build)); then
   cmake -S "$root" -B "$B" -DCMAKE_BUILD_TYPE=Release -DDL_BUILD_TESTS=OFF \
     ${DL_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH="$DL_EXTRA_PREFIX"} ${DL_CMAKE_ARGS:-} >/dev/null
   targets=(dl-bench-marshal dl-app-micro dl-app-blackscholes dl-app-spmv dl-app-lbm)
+  have="$(cmake --build "$B" --target help)"
   for t in dl_interpose dl-annotate; do
-    cmake --build "$B" --target help | grep -q " $t\$" && targets+=("$t")
+    if grep -q " $t\$" <<<"$have"; then targets+=("$t"); fi
   done
   cmake --build "$B" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
 fi
