@@ -306,10 +306,33 @@ def tables(d, marshal, net_rows):
         L.append("| app | layout | AoS kernel ms | kernel ms | marshal to ms | back ms | net speedup @30 | break-even iterations |\n|---|---|---|---|---|---|---|---|")
         for lab, l, ta, tx, mt, mb, n30, be in net_rows:
             L.append("| %s | %s | %.4f | %.4f | %.4f | %.4f | %.2f | %s |" % (lab, l, ta, tx, mt, mb, n30, be if be else "never"))
+    L.extend(dl_mode(d))
     L.extend(app_targets(d, net_rows))
     L.extend(versus_paper(d, marshal, net_rows))
     with open(os.path.join(d, "tables.md"), "w") as f:
         f.write("\n".join(L) + "\n")
+
+
+def dl_mode(d):
+    """The unmodified AoS applications run plain and under dl-run (DL does the marshaling)."""
+    L = []
+    for app in ("blackscholes", "spmv", "lbm"):
+        plain, dl, rep = (load(d, "dlmode-%s-%s.json" % (app, k)) for k in ("plain", "dl", "report"))
+        if not plain or not dl:
+            continue
+        if not L:
+            L = ["\n## DL mode: the unmodified AoS application, plain and under dl-run\n",
+                 "| app | case | iterations | plain kernel ms | DL kernel ms | DL marshal ms | marshals | transformed launches | net speedup | wall ms plain / DL |",
+                 "|---|---|---|---|---|---|---|---|---|---|"]
+        for cp, cd in zip(plain["cases"], dl["cases"]):
+            it = cp.get("iters", 1)
+            tot = (rep or {}).get("totals", {})
+            mms = tot.get("marshal_device_ns", 0) / 1e6
+            net = cp["kernel_ms"] * it / (cd["kernel_ms"] * it + mms)
+            L.append("| %s | %s | %d | %.4f | %.4f | %.3f | %s | %s | %.2fx | %.0f / %.0f |" % (
+                app, cp["case"], it, cp["kernel_ms"], cd["kernel_ms"], mms, tot.get("marshals", "?"),
+                tot.get("transformed_launches", "?"), net, cp.get("wall_ms", 0), cd.get("wall_ms", 0)))
+    return L
 
 
 def app_targets(d, net_rows):

@@ -83,26 +83,30 @@ log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffe
   --repeats "$reps" --app-json "$out/blackscholes.json,$out/spmv.json,$out/lbm.json" \
   --json "$out/marshal.json" || log "dl-bench-marshal exit status $? (see above)"
 
-# DL mode: the unmodified AoS applications with annotated kernels, plain and under dl-run.
+# DL mode: the unmodified AoS applications with annotated kernels (dl-annotate, or the
+# files it wrote into bench/apps/annotated/ where it cannot be built), run plain and under
+# dl-run. SpMV is annotated for one row length (K = 62: the e40r0000 shape).
 dlrun="$B/src/interpose/dl-run"
 annot="$B/annotate/dl-annotate"
 if [ -x "$dlrun" ]; then
   dk="$out/annotated-kernels"
   mkdir -p "$dk"
   cp "$kdir"/*.h "$dk/"
+  if [ -x "$annot" ]; then
+    "$root/bench/scripts/annotate-apps.sh" "$annot" "$dk" || log "dl-annotate failed"
+  else
+    cp "$root"/bench/apps/annotated/*.cl "$dk/"
+  fi
   for app in blackscholes spmv lbm; do
-    if [ -x "$annot" ]; then
-      "$annot" "$kdir/$app.cl" -o "$dk/$app.cl" -- -I "$kdir" || { log "dl-annotate failed on $app.cl"; continue; }
-    elif [ -f "$root/bench/apps/annotated/$app.cl" ]; then
-      cp "$root/bench/apps/annotated/$app.cl" "$dk/$app.cl"
-    else
-      log "no annotated kernel for $app (no dl-annotate, no bench/apps/annotated/$app.cl): skipped"
-      continue
-    fi
-    case $app in blackscholes) args=("${bs[@]}") ;; spmv) args=("${spmv[@]}") ;; lbm) args=("${lbm[@]}") ;; esac
+    [ -f "$dk/$app.cl" ] || { log "no annotated kernel for $app: skipped"; continue; }
+    case $app in
+      blackscholes) args=("${bs[@]}") ;;
+      spmv) args=(--matrices table1:e40r0000) ;;
+      lbm) args=("${lbm[@]}") ;;
+    esac
     log "DL mode: $app (plain, then under dl-run)"
     "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
-      --json "$out/dlmode-$app-plain.json"
+      --json "$out/dlmode-$app-plain.json" || log "$app with the annotated kernel failed (exit $?)"
     "$dlrun" --report "$out/dlmode-$app-report.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
       --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
       log "$app under dl-run failed (exit $?)"

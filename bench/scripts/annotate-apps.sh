@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Regenerates bench/apps/annotated/*.cl: the applications' kernels rewritten by
+# dl-annotate, for machines that cannot build dl-annotate (no libclang), where
+# run-eval.sh's DL mode uses these files.
+#
+#   bench/scripts/annotate-apps.sh [path/to/dl-annotate] [output dir]
+#
+# SpMV's annotation names the row length K, a kernel argument; dl-annotate needs the
+# flat record's length as a constant, so the SpMV kernel is annotated for one dataset:
+# K = 62, the e40r0000 shape (run it with --matrices table1:e40r0000).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+annot="${1:-$root/build-eval/annotate/dl-annotate}"
+out="${2:-$root/bench/apps/annotated}"
+SPMV_K=62
+mkdir -p "$out"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+for app in blackscholes lbm spmv; do
+  src="$root/bench/apps/$app/$app.cl"
+  if [ "$app" = spmv ]; then
+    # Only the //DL: line changes: [K] -> [62].
+    sed "/^\/\/DL:/s/\[K\]/[$SPMV_K]/g" "$src" >"$tmp/spmv.cl"
+    src="$tmp/spmv.cl"
+  fi
+  "$annot" "$src" -o "$out/$app.cl" -- -I "$root/bench/apps/lbm"
+  echo "annotate-apps: $out/$app.cl"
+done
