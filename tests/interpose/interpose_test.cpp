@@ -1,0 +1,232 @@
+// Runs dl_hook_app natively and under libdl_interpose.so (LD_PRELOAD and OpenCL layer
+// modes) as child processes; the bytes the application reads must be identical and the
+// run report must show the marshals each hook semantic implies.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const std::string kApp = DL_HOOK_APP;
+const std::string kLib = DL_INTERPOSE_LIB;
+const std::string kKernels = DL_TEST_KERNEL_SOURCE;
+const std::string kTmp = DL_TEST_TMP;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int status = -1;
+  std::string output;  // the bytes the application read back
+  nlohmann::json report;
+  std::string log;
+};
+
+/// Runs a scenario. `mode`: native, preload, layer. `env`: extra VAR=value words.
+Result run(const std::string& scenario, const std::string& mode, const std::string& env = "",
+           const std::string& extra = "", const std::string& kernels = kKernels) {
+  static int counter = 0;
+  const std::string tag = kTmp + "/" + scenario + "_" + mode + "_" + std::to_string(++counter);
+  std::string cmd = "env DL_TEST_KERNELS='" + kernels + "' DL_REPORT='" + tag + ".json' " + env;
+  if (mode == "preload") cmd += " LD_PRELOAD='" + kLib + "'";
+  if (mode == "layer") cmd += " OPENCL_LAYERS='" + kLib + "'";
+  cmd +=
+      " '" + kApp + "' " + scenario + " '" + tag + ".bin' " + extra + " > '" + tag + ".log' 2>&1";
+  Result r;
+  r.status = std::system(cmd.c_str());
+  r.output = slurp(tag + ".bin");
+  r.log = slurp(tag + ".log");
+  std::ifstream rep(tag + ".json");
+  if (rep) r.report = nlohmann::json::parse(rep, nullptr, false);
+  return r;
+}
+
+const Result& native(const std::string& scenario) {
+  static std::map<std::string, Result> cache;
+  auto it = cache.find(scenario);
+  if (it == cache.end()) it = cache.emplace(scenario, run(scenario, "native")).first;
+  return it->second;
+}
+
+std::uint64_t total(const Result& r, const char* key) {
+  if (!r.report.is_object() || !r.report.contains("totals")) return 0;
+  return r.report["totals"].value(key, std::uint64_t(0));
+}
+
+const nlohmann::json* kernel(const Result& r, const std::string& name) {
+  if (!r.report.is_object()) return nullptr;
+  for (const auto& k : r.report["kernels"])
+    if (k["name"] == name) return &k;
+  return nullptr;
+}
+
+/// Same bytes as the native run, and the run transformed its kernels.
+void expect_same(const std::string& scenario, const Result& r) {
+  const Result& n = native(scenario);
+  ASSERT_EQ(n.status, 0) << n.log;
+  ASSERT_EQ(r.status, 0) << r.log;
+  ASSERT_FALSE(n.output.empty());
+  EXPECT_EQ(r.output.size(), n.output.size());
+  EXPECT_TRUE(r.output == n.output) << scenario << ": bytes differ from the native run\n" << r.log;
+}
+
+class Hooks : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Hooks, PartialReadsAndWrites) {
+  Result r = run("partial", GetParam());
+  expect_same("partial", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 7u);
+  // 7 launches: back to AoS for the partial read, write, rect read, fill and final read,
+  // but not for the whole-buffer write (it just resets the layout).
+  EXPECT_EQ(total(r, "marshals"), 13u) << r.report.dump(2);
+}
+
+TEST_P(Hooks, MapsForReadAndWrite) {
+  Result r = run("maps", GetParam());
+  expect_same("maps", r);
+  EXPECT_EQ(total(r, "marshals"), 6u);
+}
+
+TEST_P(Hooks, CopiesBetweenLayouts) {
+  Result r = run("copies", GetParam());
+  expect_same("copies", r);
+  std::set<std::string> conv;
+  for (const auto& b : r.report["buffers"])
+    for (const auto& c : b["conversions"]) conv.insert(c.get<std::string>());
+  EXPECT_TRUE(conv.count("AoS->DA")) << r.report.dump(2);
+  EXPECT_TRUE(conv.count("DA->AoS"));
+  EXPECT_GE(total(r, "marshals"), 5u);
+}
+
+TEST_P(Hooks, SubBuffers) {
+  Result r = run("subbuffers", GetParam());
+  expect_same("subbuffers", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 3u);
+}
+
+TEST_P(Hooks, TwoKernelsTwoLayouts) {
+  Result r = run("two_layouts", GetParam());
+  expect_same("two_layouts", r);
+  // ASTA for advance, DA for scale, alternating three times, then AoS for the read.
+  EXPECT_EQ(total(r, "marshals"), 7u) << r.report.dump(2);
+}
+
+TEST_P(Hooks, ReuseWithoutRemarshal) {
+  Result r = run("basic", GetParam());
+  expect_same("basic", r);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["launches"], 5);
+  EXPECT_EQ((*k)["transformed_launches"], 5);
+  EXPECT_EQ((*k)["marshals"], 1);       // only before the first launch
+  EXPECT_EQ(total(r, "marshals"), 2u);  // and once back for the read
+}
+
+TEST_P(Hooks, OutOfOrderQueueNonBlockingReads) {
+  Result r = run("out_of_order", GetParam());
+  expect_same("out_of_order", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 3u);
+}
+
+TEST_P(Hooks, SeveralHostThreads) {
+  Result r = run("threads", GetParam());
+  expect_same("threads", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 16u);
+  EXPECT_EQ(total(r, "marshals"), 8u);
+}
+
+TEST_P(Hooks, CompileLinkAndCloneKernel) {
+  Result r = run("linked", GetParam());
+  expect_same("linked", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 2u);
+}
+
+TEST_P(Hooks, ApplicationErrorsKeepTheirCodes) {
+  Result r = run("errors", GetParam());
+  expect_same("errors", r);
+}
+
+TEST_P(Hooks, OtherTile) {
+  Result r = run("basic", GetParam(), "DL_TILE=16");
+  expect_same("basic", r);
+  EXPECT_EQ(r.report["buffers"][0]["conversions"][0], "ASTA(16)->AoS");
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Hooks, ::testing::Values("preload", "layer"));
+
+TEST(Interpose, DlopenApplicationInLayerMode) {
+  Result r = run("basic", "layer", "", "--dlopen");
+  expect_same("basic", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 5u);
+}
+
+TEST(Interpose, DlopenApplicationInPreloadModeIsPassThrough) {
+  // Documented: dlsym()'d entry points bypass LD_PRELOAD; the program then runs
+  // untransformed, and its results stay right.
+  Result r = run("basic", "preload", "", "--dlopen");
+  expect_same("basic", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+}
+
+TEST(Interpose, DisableIsPassThrough) {
+  Result r = run("basic", "preload", "DL_DISABLE=1");
+  expect_same("basic", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+}
+
+TEST(Interpose, TraceIsChromeJson) {
+  const std::string trace = kTmp + "/trace.json";
+  Result r = run("two_layouts", "preload", "DL_TRACE='" + trace + "'");
+  expect_same("two_layouts", r);
+  auto t = nlohmann::json::parse(slurp(trace), nullptr, false);
+  ASSERT_TRUE(t.is_object());
+  int marshals = 0, kernels = 0;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    EXPECT_GE(e["dur"].get<double>(), 0.0);
+    (e["cat"] == "marshal" ? marshals : kernels)++;
+  }
+  EXPECT_EQ(marshals, 7);
+  EXPECT_EQ(kernels, 6);
+}
+
+class Faults : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Faults, ResultsStayRight) {
+  Result r = run("basic", "preload", "DL_FAULT=" + GetParam());
+  expect_same("basic", r);
+  EXPECT_EQ(total(r, "marshals"), 0u) << r.report.dump(2);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  EXPECT_NE(r.log.find("[dl] [warn"), std::string::npos) << "no warning logged:\n" << r.log;
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, Faults, ::testing::Values("build", "alloc", "eval", "program"));
+
+TEST(Faults, CorruptedAnnotation) {
+  std::string src = slurp(kKernels);
+  const std::string good = "//DL: AoS: p[n] AOS2ASTA_particle";
+  auto at = src.find(good);
+  ASSERT_NE(at, std::string::npos);
+  src.replace(at, good.size(), "//DL: AoS: p[n AOS2ASTA_particle");
+  const std::string path = kTmp + "/corrupted.cl";
+  std::ofstream(path) << src;
+  Result n = run("basic", "native", "", "", path);
+  Result r = run("basic", "preload", "", "", path);
+  ASSERT_EQ(r.status, 0) << r.log;
+  EXPECT_TRUE(r.output == n.output);
+  EXPECT_TRUE(r.output == native("basic").output);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_NE(r.log.find("runs untransformed"), std::string::npos) << r.log;
+}
+
+}  // namespace
