@@ -406,8 +406,11 @@ class Consumer : public ASTConsumer {
     for (const auto& b : blocks) {
       std::string t;
       if (!preamble) t += Codegen::preamble(), preamble = true;
+      std::set<std::string> want = b.needs;
       for (const auto& item : cg_.items())
-        if (b.needs.count(item.key) && done.insert(item.key).second) t += item.text;
+        if (want.count(item.key)) want.insert(item.deps.begin(), item.deps.end());
+      for (const auto& item : cg_.items())  // items come after their dependencies
+        if (want.count(item.key) && done.insert(item.key).second) t += item.text;
       if (!t.empty()) edits.push_back({b.at, b.at, "#ifdef DL_ASTA_T\n" + t + "#endif\n", -1});
     }
 

@@ -104,6 +104,7 @@ std::string Codegen::copy_fn(bool load, const Record& rec, std::size_t at, std::
   name += "_" + as_suffix(as);
   if (find(name)) return name;
   std::ostringstream o;
+  std::vector<std::string> deps;
   const std::string gp = as + " uchar";
   if (load)
     o << "static inline " << type << " " << name << "(const " << gp
@@ -125,13 +126,14 @@ std::string Codegen::copy_fn(bool load, const Record& rec, std::size_t at, std::
       pref = "*(" + std::string(load ? "" : "const ") + "__private " + u + " *)" + p;
     } else {
       const std::string w = unaligned(u);
+      deps.push_back(w);
       gref = "((" + std::string(load ? "const " : "") + as + " " + w + " *)" + g + ")->v";
       pref = "((" + std::string(load ? "" : "const ") + "__private " + w + " *)" + p + ")->v";
     }
     o << "  " << (load ? pref : gref) << " = " << (load ? gref : pref) << ";\n";
   }
   o << "  return v;\n}\n";
-  items_.push_back({name, o.str()});
+  items_.push_back({name, o.str(), deps});
   return name;
 }
 

@@ -29,6 +29,7 @@ class Codegen {
 
   struct Item {
     std::string key, text;
+    std::vector<std::string> deps;  // items that must come before it
   };
   const std::vector<Item>& items() const { return items_; }
   const Item* find(const std::string& key) const;

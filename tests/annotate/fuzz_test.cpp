@@ -1,0 +1,109 @@
+// Robustness: dl-annotate never crashes. Truncated and garbled versions of the test
+// kernels must end with exit status 0 or 1 (never a signal, never a usage error).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> seeds() {
+  std::vector<std::string> out;
+  for (const char* sub : {"run", "golden"}) {
+    const fs::path dir = fs::path(DL_ANNOTATE_SEEDS) / sub;
+    if (!fs::exists(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string p = e.path().string();
+      if (p.size() > 3 && p.compare(p.size() - 3, 3, ".cl") == 0 &&
+          p.find(".expected.") == std::string::npos) {
+        std::ifstream in(p, std::ios::binary);
+        std::ostringstream s;
+        s << in.rdbuf();
+        out.push_back(s.str());
+      }
+    }
+  }
+  return out;
+}
+
+/// Runs dl-annotate on `text`; returns the raw wait status.
+int run_tool(const std::string& text, const std::string& tag) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("dl-annotate-fuzz-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path in = dir / (tag + ".cl");
+  std::ofstream(in, std::ios::binary) << text;
+  const std::string cmd = "'" + std::string(DL_ANNOTATE_TOOL) + "' --report -o '" +
+                          (dir / "out.cl").string() + "' --marshal-out='" +
+                          (dir / "m.cl").string() + "' '" + in.string() + "' >/dev/null 2>&1";
+  return std::system(cmd.c_str());
+}
+
+void expect_clean_exit(int status, const std::string& what) {
+  ASSERT_TRUE(WIFEXITED(status)) << what << ": dl-annotate died by a signal";
+  const int code = WEXITSTATUS(status);
+  EXPECT_TRUE(code == 0 || code == 1) << what << ": exit status " << code;
+}
+
+TEST(Robustness, TruncatedInputsNeverCrash) {
+  const auto all = seeds();
+  ASSERT_FALSE(all.empty());
+  std::mt19937 g(42);
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    const std::string& src = all[s];
+    for (int k = 0; k < 4; ++k) {
+      const std::size_t cut = g() % (src.size() + 1);
+      expect_clean_exit(run_tool(src.substr(0, cut), "trunc"),
+                        "seed " + std::to_string(s) + " cut at " + std::to_string(cut));
+    }
+  }
+}
+
+TEST(Robustness, GarbledInputsNeverCrash) {
+  const auto all = seeds();
+  ASSERT_FALSE(all.empty());
+  std::mt19937 g(4242);
+  const std::string junk = "{}[]()*&;,.->#/\\\"'=+-:DL AoS record 0123456789 ~!?<>|^%$@\n\t";
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    for (int k = 0; k < 4; ++k) {
+      std::string src = all[s];
+      const int edits = 1 + static_cast<int>(g() % 8);
+      for (int e = 0; e < edits && !src.empty(); ++e) {
+        const std::size_t at = g() % src.size();
+        switch (g() % 3) {
+          case 0:
+            src[at] = junk[g() % junk.size()];
+            break;
+          case 1:
+            src.insert(at, 1, junk[g() % junk.size()]);
+            break;
+          default:
+            src.erase(at, 1 + g() % 16);
+            break;
+        }
+      }
+      expect_clean_exit(run_tool(src, "garbled"),
+                        "seed " + std::to_string(s) + " variant " + std::to_string(k));
+    }
+  }
+}
+
+TEST(Robustness, BinaryAndEmptyInputs) {
+  expect_clean_exit(run_tool("", "empty"), "empty file");
+  expect_clean_exit(run_tool(std::string("\0\x01\xff//DL: AoS: f[", 14), "binary"), "binary file");
+  expect_clean_exit(run_tool("//DL: AoS: f[global_size(0)]\n", "dangling"),
+                    "annotation without a kernel");
+  expect_clean_exit(
+      run_tool("//DL: record foo 8 4 float:bar@0 int:baz@99\n__kernel void k(){}\n", "rec"),
+      "bad record line");
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+// Run-equivalence: flat arrays with a small fastest dimension (LBM style).
+#define Q 5
+#define IDX(e, c) ((c) + Q * (e))
+#define CELL(g, e, c) (g[IDX(e, c)])
+
+//TEST: relax 1003 args: buf buf
+//DL: AoS: src[global_size(0)][5], dst[global_size(0)][5]
+__kernel void relax(__global const float *src, __global float *dst) {
+  int e = get_global_id(0);
+  float rho = 0.0f;
+  for (int c = 0; c < Q; ++c) rho += src[Q * e + c];
+  CELL(dst, e, 0) = rho;
+  CELL(dst, e, 1) = CELL(src, e, 1) * 0.5f;
+  dst[e * Q + 2] = src[IDX(e, 2)] + 1.0f;
+  dst[3 + Q * e] = src[IDX((e + 1) % (int)get_global_size(0), 3)];
+  dst[IDX(e, 4)] = rho - src[e * Q + 4];
+}
+
+//TEST: shifted 1003 args: buf
+//DL: AoS: g[global_size(0)][5]
+__kernel void shifted(__global int *g) {
+  int e = get_global_id(0);
+  if (e == 0) return;
+  g += Q;  /* the kernel moves its own base pointer */
+  __global int *h = g - Q;
+  g[Q * (e - 1) + 1] += h[Q * e];
+}
