@@ -67,6 +67,8 @@ struct MarshalOptions {
   /// from the 2% memory bound) and loads in flight per worker.
   std::size_t segment_length = 0;
   std::size_t segment_batch = 4;
+  /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").
+  std::string build_options;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).
   std::size_t scratch_padding = 0;
 };

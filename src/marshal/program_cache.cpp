@@ -16,8 +16,9 @@ Marshaler::Impl::~Impl() {
 }
 
 cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {
-  const std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit) + " -DDL_SEG_K=" +
-                              std::to_string(std::max<std::size_t>(1, opt.segment_batch));
+  std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit) + " -DDL_SEG_K=" +
+                        std::to_string(std::max<std::size_t>(1, opt.segment_batch));
+  if (!opt.build_options.empty()) options += " " + opt.build_options;
   if (auto it = programs.find(options); it != programs.end()) return *out = it->second, CL_SUCCESS;
   const char* sources[] = {kernels::dl_index,      kernels::copy_map,       kernels::tile_local,
                            kernels::tile_instance, kernels::tile_transpose, kernels::tail_shift};

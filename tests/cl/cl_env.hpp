@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -128,7 +129,8 @@ inline void check_pair(dl::Marshaler& m, const dl::Record& rec, std::size_t n,
   const auto in = random_bytes(n * rec.size(), seed);
   std::vector<unsigned char> want(in.size());
   dl::convert(rec, n, from, in.data(), to, want.data());
-  if (!from.same_map(to, n) && n > 1 && rec.slots().size() > 1) {
+  const bool same = std::min(from.width(n), n) == std::min(to.width(n), n);
+  if (!same && n > 1 && rec.slots().size() > 1) {
     ASSERT_FALSE(want == in) << "a conversion that moves nothing tests nothing";
   }
   const auto got = run_on_device(m, rec, n, from, to, in, a, offset);

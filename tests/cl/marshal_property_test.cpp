@@ -1,0 +1,182 @@
+// Property tests: random records (1-32 fields of mixed 1/2/4/8-byte scalars, vectors,
+// arrays, padding; some packed), every T in {1, 2, 4, ..., 128}, n with n % T in {0, 1,
+// T-1}, every pair of {AoS, DA, ASTA(T), ASTA(T')} and every algorithm whose plan
+// accepts the shape: the device result equals dl::convert and the round trip restores
+// the input bit-exactly. Inputs random, output guards checked (cl_env.hpp).
+// Plus the error contract: refused shapes, failed builds and failed allocations leave
+// the buffer untouched.
+#include "cl_env.hpp"
+
+namespace {
+
+using dl::Algorithm;
+using dl::Layout;
+using dl::Scalar;
+using dltest::ClEnv;
+
+dl::Record random_record(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const Scalar scalars[] = {Scalar::Char, Scalar::UChar, Scalar::Short, Scalar::UShort,
+                            Scalar::Half, Scalar::Int,   Scalar::UInt,  Scalar::Float,
+                            Scalar::Long, Scalar::ULong, Scalar::Double};
+  const unsigned widths[] = {1, 1, 1, 1, 2, 3, 4, 8, 16};
+  const unsigned nfields = 1 + rng() % 32;
+  std::vector<dl::FieldSpec> fs;
+  std::size_t bytes = 0;
+  for (unsigned f = 0; f < nfields; ++f) {
+    dl::FieldSpec s;
+    s.name = "f" + std::to_string(f);
+    s.type = scalars[rng() % 11];
+    s.vector_width = rng() % 4 == 0 ? widths[rng() % 9] : 1;
+    s.count = rng() % 5 == 0 ? 1 + rng() % 4 : 1;
+    const std::size_t elem = dl::scalar_size(s.type) * (s.vector_width == 3 ? 4 : s.vector_width);
+    if (bytes + elem * s.count > 384) break;  // keep T = 128 tiles testable
+    bytes += elem * s.count;
+    fs.push_back(s);
+  }
+  if (fs.empty()) fs.push_back({"f0", Scalar::Int, 1, 1, 0});
+  const bool packed = seed % 5 == 3;
+  const std::size_t align = seed % 7 == 2 ? 32 : 0;  // extra tail padding
+  return dl::Record::make("r" + std::to_string(seed), fs, packed, align);
+}
+
+#define REQUIRE_CL()                                            \
+  do {                                                          \
+    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
+  } while (0)
+
+const Algorithm kAlgorithms[] = {
+    Algorithm::Auto, Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Pttwac,
+    Algorithm::Pipt, Algorithm::Segmented,   Algorithm::OutOfPlace};
+
+class RandomRecord : public ::testing::TestWithParam<std::uint32_t> {};
+
+TEST_P(RandomRecord, EveryPairEveryAlgorithm) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  const dl::Record rec = random_record(GetParam());
+  std::mt19937 rng(GetParam() * 7919u);
+  std::uint32_t seed = GetParam() * 100000u;
+  std::size_t runs = 0;
+  for (std::uint32_t T = 1; T <= 128; T *= 2) {
+    const std::uint32_t T2 = T == 128 ? 32 : T * 4;
+    const std::vector<Layout> ls = {Layout::aos(), Layout::da(), Layout::asta(T), Layout::asta(T2)};
+    const std::size_t k = 1 + rng() % 4;
+    for (std::size_t rem : {std::size_t(0), std::size_t(1), std::size_t(T - 1)}) {
+      const std::size_t n = k * T + rem;
+      for (std::size_t a = 0; a < ls.size(); ++a)
+        for (std::size_t b = a + 1; b < ls.size(); ++b)
+          for (Algorithm alg : kAlgorithms) {
+            const dl::Plan p = m.plan(rec, n, ls[a], ls[b], alg);
+            if (!p.ok) {
+              EXPECT_FALSE(p.reason.empty());
+              EXPECT_TRUE(p.steps.empty());
+              continue;
+            }
+            ASSERT_TRUE(m.plan(rec, n, ls[b], ls[a], alg).ok)
+                << "plans must accept both directions: " << rec.describe();
+            dltest::check_pair(m, rec, n, ls[a], ls[b], alg, seed++);
+            ++runs;
+            if (HasFatalFailure()) return;
+          }
+    }
+  }
+  EXPECT_GT(runs, 100u);
+  RecordProperty("runs", static_cast<int>(runs));
+}
+
+INSTANTIATE_TEST_SUITE_P(Records, RandomRecord, ::testing::Range(1u, 25u));
+
+TEST(MarshalErrors, EveryAlgorithmRefusesWhatItCannotTake) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  const dl::Record rec = random_record(4);
+  const std::size_t n = 1000;
+  struct Case {
+    Algorithm a;
+    Layout from, to;
+  };
+  const Case cases[] = {{Algorithm::BarrierSync, Layout::da(), Layout::asta(32)},
+                        {Algorithm::PttwacInstance, Layout::da(), Layout::asta(32)},
+                        {Algorithm::Segmented, Layout::aos(), Layout::asta(32)},
+                        {Algorithm::Pttwac, Layout::aos(), Layout::asta(16)},
+                        {Algorithm::Pipt, Layout::asta(8), Layout::aos()}};
+  for (const auto& c : cases) {
+    const dl::Plan p = m.plan(rec, n, c.from, c.to, c.a);
+    EXPECT_FALSE(p.ok) << dl::algorithm_name(c.a);
+    EXPECT_NE(p.reason.find(dl::algorithm_name(c.a)), std::string::npos) << p.reason;
+    auto in = dltest::random_bytes(n * rec.size(), 8);
+    dltest::DeviceBuffer buf(in.size());
+    buf.write(in);
+    auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, c.from, c.to, c.a);
+    EXPECT_NE(r.status, CL_SUCCESS);
+    EXPECT_EQ(r.kernels, 0u);
+    clFinish(env.queue);
+    EXPECT_TRUE(buf.read() == in) << dl::algorithm_name(c.a);
+  }
+}
+
+TEST(MarshalErrors, BuildFailureLeavesBufferUntouched) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.build_options = "-DDL_SEG_K=0 -Ddl_tile_local=";  // breaks the program
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  const dl::Record rec = random_record(2);
+  auto in = dltest::random_bytes(300 * rec.size(), 9);
+  dltest::DeviceBuffer buf(in.size());
+  buf.write(in);
+  auto r = m.enqueue(env.queue, buf.mem, 0, rec, 300, Layout::aos(), Layout::asta(16));
+  EXPECT_EQ(r.status, CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_FALSE(r.error.empty());
+  std::string log;
+  EXPECT_EQ(m.prepare(rec, m.plan(rec, 300, Layout::aos(), Layout::asta(16)), &log),
+            CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_FALSE(log.empty());
+  clFinish(env.queue);
+  EXPECT_TRUE(buf.read() == in);
+}
+
+TEST(MarshalErrors, ScratchLimitRefusesBeforeWriting) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.max_extra_bytes = 8;
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  const dl::Record rec = random_record(6);
+  const std::size_t n = 32 * 50 + 3;
+  for (Algorithm a : {Algorithm::Auto, Algorithm::Segmented, Algorithm::OutOfPlace}) {
+    auto p = m.plan(rec, n, Layout::da(), Layout::asta(32), a);
+    EXPECT_FALSE(p.ok) << dl::algorithm_name(a);
+    auto in = dltest::random_bytes(n * rec.size(), 10);
+    dltest::DeviceBuffer buf(in.size());
+    buf.write(in);
+    auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, Layout::da(), Layout::asta(32), a);
+    EXPECT_NE(r.status, CL_SUCCESS);
+    clFinish(env.queue);
+    EXPECT_TRUE(buf.read() == in);
+  }
+}
+
+TEST(MarshalErrors, ScratchAllocationFailureLeavesBufferUntouched) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.scratch_padding = std::size_t(1) << 60;  // every scratch allocation is absurd
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  const dl::Record rec = random_record(3);
+  const std::size_t n = 16 * 40 + 15;
+  for (Algorithm a : {Algorithm::Segmented, Algorithm::Pttwac, Algorithm::OutOfPlace}) {
+    auto in = dltest::random_bytes(n * rec.size(), 11);
+    dltest::DeviceBuffer buf(in.size());
+    buf.write(in);
+    auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, Layout::asta(16), Layout::da(), a);
+    EXPECT_NE(r.status, CL_SUCCESS) << dl::algorithm_name(a);
+    EXPECT_EQ(r.kernels, 0u);
+    clFinish(env.queue);
+    EXPECT_TRUE(buf.read() == in) << dl::algorithm_name(a);
+  }
+}
+
+}  // namespace
