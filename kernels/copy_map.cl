@@ -6,7 +6,7 @@
 // OutOfPlace algorithm (the host copies the buffer to a temporary first).
 __kernel void dl_copy_map(__global const U* restrict src, ulong sbase, __global U* restrict dst,
                           ulong dbase, ulong n, uint ru, ulong wf, ulong wt, uint uni,
-                          __global const uint* restrict st) {
+                          DL_ST_SPACE const uint* restrict st) {
   const ulong total = n * ru;
   for (ulong p = get_global_id(0); p < total; p += get_global_size(0)) {
     const ulong a = dl_tiled_to_aos(wt, n, ru, p, uni, st);  // i * ru + q
@@ -21,17 +21,17 @@ __kernel void dl_copy_map(__global const U* restrict src, ulong sbase, __global 
 // (AoS: TB*ru contiguous units; DA: one contiguous run of TB*z units per slot) into
 // local memory in ASTA(w) order, and writes it coalesced to the other side.
 // dir 0: AoS src -> DA dst; dir 1: DA src -> AoS dst.
-inline ulong dl_da_run(ulong n, ulong i0, uint w, uint p, uint uni, __global const uint* st) {
+inline ulong dl_da_run(ulong n, ulong i0, uint w, uint p, uint uni, DL_ST_SPACE const uint* st) {
   const uint q = p / w;
   if (uni) return n * q + i0 + (p - q * w);
   const uint o = DL_START(st, q);
   return n * o + i0 * DL_SIZE(st, q) + (p - w * o);
 }
 
-__kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
-                               __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
-                               uint dir, uint uni, __global const uint* restrict st,
-                               __local U* lds) {
+inline void dl_oop_transpose_run(__global const U* restrict src, ulong sbase,
+                                 __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
+                                 uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                                 __local U* lds) {
   const ulong nblocks = (n + TB - 1) / TB;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
@@ -53,4 +53,11 @@ __kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
+
+__kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
+                               __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
+                               uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                               __local U* lds) {
+  dl_oop_transpose_run(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds);
 }

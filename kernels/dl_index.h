@@ -27,12 +27,18 @@ typedef union {
   uint4 v;
 } dl_vec;
 
+// Address space of the slot table: kernel arguments (__global) in DL's library; a
+// program-scope __constant table in the per-record programs of marshal_program_source().
+#ifndef DL_ST_SPACE
+#define DL_ST_SPACE __global
+#endif
+
 #define DL_START(st, q) ((st)[q] >> 16)
 #define DL_SIZE(st, q) ((st)[q] & 0xffffu)
 
 // Inside one tile of w records (32-bit: a tile fits local memory).
 // AoS unit position p -> ASTA(w) unit position (dl::aos_to_asta_unit).
-inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, __global const uint* st) {
+inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const uint k = p / ru;
   const uint q = p - k * ru;
   if (uni) return q * w + k;
@@ -40,7 +46,7 @@ inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, __global const u
   return w * o + k * DL_SIZE(st, q) + (q - o);
 }
 // ASTA(w) unit position p -> AoS unit position (dl::asta_to_aos_unit).
-inline uint dl_asta_to_aos32(uint p, uint w, uint ru, uint uni, __global const uint* st) {
+inline uint dl_asta_to_aos32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const uint q = p / w;
   if (uni) return (p - q * w) * ru + q;
   const uint o = DL_START(st, q);
@@ -51,14 +57,14 @@ inline uint dl_asta_to_aos32(uint p, uint w, uint ru, uint uni, __global const u
 }
 
 // 64-bit versions, for whole buffers (w up to n).
-inline ulong dl_aos_to_asta64(ulong p, ulong w, uint ru, uint uni, __global const uint* st) {
+inline ulong dl_aos_to_asta64(ulong p, ulong w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const ulong k = p / ru;
   const uint q = (uint)(p - k * ru);
   if (uni) return (ulong)q * w + k;
   const uint o = DL_START(st, q);
   return w * o + k * DL_SIZE(st, q) + (q - o);
 }
-inline ulong dl_asta_to_aos64(ulong p, ulong w, uint ru, uint uni, __global const uint* st) {
+inline ulong dl_asta_to_aos64(ulong p, ulong w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const uint q = (uint)(p / w);
   if (uni) return (p - (ulong)q * w) * ru + q;
   const uint o = DL_START(st, q);
@@ -71,7 +77,7 @@ inline ulong dl_asta_to_aos64(ulong p, ulong w, uint ru, uint uni, __global cons
 // Unit position of unit q of record i in a buffer of n records tiled with width W
 // (dl::tiled_offset in units): AoS is W = 1, DA is W = n.
 inline ulong dl_tiled_unit(ulong W, ulong n, uint ru, ulong i, uint q, uint uni,
-                           __global const uint* st) {
+                           DL_ST_SPACE const uint* st) {
   const ulong base = (i / W) * W;
   const ulong w = min(n - base, W);
   if (uni) return base * ru + w * q + (i - base);
@@ -81,7 +87,7 @@ inline ulong dl_tiled_unit(ulong W, ulong n, uint ru, ulong i, uint q, uint uni,
 
 // Inverse: unit position p of a W-tiled buffer -> AoS unit position i * ru + q.
 inline ulong dl_tiled_to_aos(ulong W, ulong n, uint ru, ulong p, uint uni,
-                             __global const uint* st) {
+                             DL_ST_SPACE const uint* st) {
   const ulong tile = p / (W * ru);
   const ulong base = tile * W;
   const ulong w = min(n - base, W);
@@ -89,7 +95,7 @@ inline ulong dl_tiled_to_aos(ulong W, ulong n, uint ru, ulong p, uint uni,
 }
 
 // Over N' full tiles, positions in minitiles of T units (dl::da_to_asta_tile and inverse).
-inline ulong dl_da_to_asta_tile(ulong p, ulong np, uint ru, uint uni, __global const uint* st) {
+inline ulong dl_da_to_asta_tile(ulong p, ulong np, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const uint q = (uint)(p / np);
   if (uni) return (p - (ulong)q * np) * ru + q;
   const uint o = DL_START(st, q);
@@ -98,7 +104,7 @@ inline ulong dl_da_to_asta_tile(ulong p, ulong np, uint ru, uint uni, __global c
   const ulong j = r / z;
   return j * ru + o + (r - j * z);
 }
-inline ulong dl_asta_to_da_tile(ulong p, ulong np, uint ru, uint uni, __global const uint* st) {
+inline ulong dl_asta_to_da_tile(ulong p, ulong np, uint ru, uint uni, DL_ST_SPACE const uint* st) {
   const ulong j = p / ru;
   const uint q = (uint)(p - j * ru);
   if (uni) return (ulong)q * np + j;

@@ -17,7 +17,7 @@
 // DA(n) position of tail unit t (of the DA(m) tail, m*ru units) of a buffer whose head
 // holds `head` = N'T records.
 inline ulong dl_tail_da_pos(ulong t, ulong n, ulong head, uint m, uint ru, uint uni,
-                            __global const uint* st) {
+                            DL_ST_SPACE const uint* st) {
   const uint q = (uint)(t / m);
   if (uni) return n * q + head + (t - (ulong)q * m);
   const uint o = DL_START(st, q);
@@ -28,7 +28,7 @@ inline ulong dl_tail_da_pos(ulong t, ulong n, ulong head, uint m, uint ru, uint 
 // to_scratch 1: scratch[t] = DA tail unit t; 0: DA tail unit t = scratch[t].
 __kernel void dl_tail_gather(__global U* buf, ulong base, __global U* scratch, ulong n,
                              ulong head, uint m, uint ru, uint to_scratch, uint uni,
-                             __global const uint* restrict st) {
+                             DL_ST_SPACE const uint* restrict st) {
   const ulong total = (ulong)m * ru;
   for (ulong t = get_global_id(0); t < total; t += get_global_size(0)) {
     const ulong p = base + dl_tail_da_pos(t, n, head, m, ru, uni, st);

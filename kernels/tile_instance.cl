@@ -13,12 +13,12 @@
 // written exactly once, with the right value.
 //
 // dir 0: AoS -> ASTA(T); dir 1: ASTA(T) -> AoS.
-inline uint dl_inst_next(uint p, uint w, uint ru, uint dir, uint uni, __global const uint* st) {
+inline uint dl_inst_next(uint p, uint w, uint ru, uint dir, uint uni, DL_ST_SPACE const uint* st) {
   return dir == 0 ? dl_aos_to_asta32(p, w, ru, uni, st) : dl_asta_to_aos32(p, w, ru, uni, st);
 }
 
 __kernel void dl_tile_instance(__global U* buf, ulong base, ulong n, uint T, uint ru, uint dir,
-                               uint uni, __global const uint* restrict st,
+                               uint uni, DL_ST_SPACE const uint* restrict st,
                                __local uint* done) {
   const ulong full = n / T;
   const uint m = (uint)(n - full * T);

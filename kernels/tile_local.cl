@@ -12,7 +12,7 @@
 
 // Source position (in local memory) of output unit k of a group starting at tile t0.
 inline uint dl_tl_src(uint k, uint tu, uint T, uint m, ulong t0, ulong full, uint ru, uint dir,
-                      uint uni, __global const uint* st) {
+                      uint uni, DL_ST_SPACE const uint* st) {
   const uint tl = k / tu;
   const uint p = k - tl * tu;
   const uint w = (t0 + tl == full) ? m : T;
@@ -20,9 +20,9 @@ inline uint dl_tl_src(uint k, uint tu, uint T, uint m, ulong t0, ulong full, uin
   return tl * tu + s;
 }
 
-__kernel void dl_tile_local(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
-                            uint dir, uint uni, __global const uint* restrict st,
-                            __local uint4* lds4) {
+inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
+                              uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                              __local uint4* lds4) {
   __local U* lds = (__local U*)lds4;
   const uint tu = T * ru;
   const ulong full = n / T;
@@ -52,4 +52,10 @@ __kernel void dl_tile_local(__global U* buf, ulong base, ulong n, uint T, uint r
       p[k] = lds[dl_tl_src(k, tu, T, m, t0, full, ru, dir, uni, st)];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
+
+__kernel void dl_tile_local(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
+                            uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                            __local uint4* lds4) {
+  dl_tile_local_run(buf, base, n, T, ru, G, dir, uni, st, lds4);
 }

@@ -20,7 +20,7 @@
 #endif
 
 // dir 0: DA -> ASTA(T); dir 1: ASTA(T) -> DA. np = N'.
-inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, __global const uint* st) {
+inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SPACE const uint* st) {
   return dir == 0 ? dl_da_to_asta_tile(p, np, ru, uni, st) : dl_asta_to_da_tile(p, np, ru, uni, st);
 }
 
@@ -39,7 +39,7 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, __global
                                     __global const LT* restrict scratch,                        \
                                     __global const ulong2* restrict table, ulong nseg,           \
                                     ulong nsave, uint lanes, ulong np, uint ru, uint dir,        \
-                                    uint uni, __global const uint* restrict st) {               \
+                                    uint uni, DL_ST_SPACE const uint* restrict st) {               \
     const uint wpg = get_local_size(0) / lanes;                                                 \
     const uint lane = get_local_id(0) % lanes;                                                   \
     const ulong stride = (ulong)get_num_groups(0) * wpg;                                         \
@@ -73,7 +73,7 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, __global
   /* meanwhile (its claimer carries the original value on).                             */       \
   __kernel void dl_pttwac##SUFFIX(__global LT* buf, ulong base, volatile __global uint* flags,  \
                                   ulong count, ulong np, uint ru, uint dir, uint uni,           \
-                                  __global const uint* restrict st) {                          \
+                                  DL_ST_SPACE const uint* restrict st) {                          \
     __local uint flag;                                                                           \
     const uint lane = get_local_id(0);                                                           \
     const uint lanes = get_local_size(0);                                                        \
