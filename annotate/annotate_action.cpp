@@ -364,13 +364,28 @@ class Consumer : public ASTConsumer {
       unsigned fb = 0, fe = 0, bb = 0, be = 0;
       sp_->offsets(w.fd->getSourceRange(), fb, fe);
       sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
-      sp_->insert(bb + 1, kernel_prologue(w));
+      std::string prologue = kernel_prologue(w);
+      if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
+      sp_->insert(bb + 1, prologue);
       std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
                       src_.substr(fb, fe - fb) + "\n#endif";
       edits.push_back({fb, fe, t, 1});
       std::size_t kernel_at =
           std::min(line_begin(first_line),
                    line_begin(static_cast<int>(sm_->getPresumedLineNumber(w.fd->getBeginLoc()))));
+      // Generated helpers go above the comment block that introduces the kernel.
+      for (int l = static_cast<int>(
+                       sm_->getPresumedLineNumber(sm_->getLocForStartOfFile(file_).getLocWithOffset(
+                           static_cast<unsigned>(kernel_at)))) -
+                   1;
+           l >= 1; --l) {
+        const std::size_t b = line_begin(l), e = line_end(l);
+        const std::size_t t = src_.find_first_not_of(" \t", b);
+        if (t == std::string::npos || t >= e || src_.compare(t, 2, "//") != 0 ||
+            src_.compare(t, 5, "//DL:") == 0)
+          break;
+        kernel_at = b;
+      }
       Block kb{kernel_at, w.needs};
       // Specialised helpers: before their definitions (prototype before the kernel when
       // the helper comes later).

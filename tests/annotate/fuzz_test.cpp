@@ -53,6 +53,16 @@ void expect_clean_exit(int status, const std::string& what) {
   EXPECT_TRUE(code == 0 || code == 1) << what << ": exit status " << code;
 }
 
+TEST(Robustness, SeedsAreAccepted) {  // the harness really runs the tool
+  const auto all = seeds();
+  ASSERT_FALSE(all.empty());
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    const int status = run_tool(all[s], "seed");
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "seed " << s;
+  }
+}
+
 TEST(Robustness, TruncatedInputsNeverCrash) {
   const auto all = seeds();
   ASSERT_FALSE(all.empty());

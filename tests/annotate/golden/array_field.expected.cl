@@ -1,0 +1,49 @@
+// Array fields: f[e].m[k] with constant and variable k.
+typedef struct {
+  float v[4];
+  int n;
+} poly;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record poly 20 4 float*4:v@0 int:n@16
+//DL: AoS: p[count] -> ASTA AOS2ASTA_poly
+#ifdef DL_ASTA_T
+__kernel void eval(__global poly *p, int count, float x, __global float *out) {
+  const ulong dl_n_p = (ulong)((long)(count));
+  const ulong dl_w_p = (ulong)(DL_ASTA_T);
+  int i = get_global_id(0);
+  if (i >= count) return;
+  float y = 0.0f;
+  for (int k = DL_REF(__global, int, p, dl_tiled(dl_w_p, dl_n_p, 20, (i), 16, 4)) - 1; k >= 0; --k) y = y * x + DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 20, (i), 0 + (ulong)(k) * 4, 4));
+  out[i] = y + DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 20, (i), 0, 4));
+}
+#else
+__kernel void eval(__global poly *p, int count, float x, __global float *out) {
+  int i = get_global_id(0);
+  if (i >= count) return;
+  float y = 0.0f;
+  for (int k = p[i].n - 1; k >= 0; --k) y = y * x + p[i].v[k];
+  out[i] = y + p[i].v[0];
+}
+#endif

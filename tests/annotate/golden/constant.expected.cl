@@ -1,0 +1,43 @@
+// Records in __constant memory (read-only).
+typedef struct {
+  float scale;
+  float offset;
+} coeff;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record coeff 8 4 float:scale@0 float:offset@4
+//DL: AoS: const c[global_size(0)] -> ASTA AOS2ASTA_coeff
+#ifdef DL_ASTA_T
+__kernel void affine(__constant coeff *c, __global float *x) {
+  const ulong dl_n_c = (ulong)((long)get_global_size(0));
+  const ulong dl_w_c = (ulong)(DL_ASTA_T);
+  size_t i = get_global_id(0);
+  x[i] = x[i] * DL_REF(__constant, float, c, dl_tiled(dl_w_c, dl_n_c, 8, (i), 0, 4)) + DL_REF(__constant, float, c, dl_tiled(dl_w_c, dl_n_c, 8, (i), 4, 4));
+}
+#else
+__kernel void affine(__constant coeff *c, __global float *x) {
+  size_t i = get_global_id(0);
+  x[i] = x[i] * c[i].scale + c[i].offset;
+}
+#endif

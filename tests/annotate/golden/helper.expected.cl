@@ -1,0 +1,46 @@
+// &f[e] passed to a helper: the helper is specialised for the tiled layout.
+typedef struct {
+  float m;
+  float v;
+} atom;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+#ifdef DL_ASTA_T
+void kick__dl1(__global atom *a, float f, const __global atom * dl_b_a, ulong dl_w_a, ulong dl_n_a) { DL_REF(__global, float, dl_b_a, dl_tiled(dl_w_a, dl_n_a, 8, (a - dl_b_a), 4, 4)) += f / DL_REF(__global, float, dl_b_a, dl_tiled(dl_w_a, dl_n_a, 8, (a - dl_b_a), 0, 4)); }
+#endif
+void kick(__global atom *a, float f) { a->v += f / a->m; }
+
+//DL: record atom 8 4 float:m@0 float:v@4
+//DL: AoS: a[global_size(0)] -> ASTA AOS2ASTA_atom
+#ifdef DL_ASTA_T
+__kernel void step(__global atom *a, float f) {
+  const ulong dl_n_a = (ulong)((long)get_global_size(0));
+  const ulong dl_w_a = (ulong)(DL_ASTA_T);
+  kick__dl1(&a[get_global_id(0)], f, a, dl_w_a, dl_n_a);
+}
+#else
+__kernel void step(__global atom *a, float f) {
+  kick(&a[get_global_id(0)], f);
+}
+#endif

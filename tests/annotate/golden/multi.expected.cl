@@ -1,0 +1,63 @@
+// Several annotated buffers per kernel, several kernels per file.
+typedef struct {
+  int key;
+  float val;
+} kv;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record kv 8 4 int:key@0 float:val@4
+//DL: AoS: a[n] -> ASTA AOS2ASTA_kv, b[n] -> ASTA AOS2ASTA_kv
+#ifdef DL_ASTA_T
+__kernel void swap(__global kv *a, __global kv *b, int n) {
+  const ulong dl_n_a = (ulong)((long)(n));
+  const ulong dl_w_a = (ulong)(DL_ASTA_T);
+  const ulong dl_n_b = (ulong)((long)(n));
+  const ulong dl_w_b = (ulong)(DL_ASTA_T);
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float t = DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 8, (i), 4, 4));
+  DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 8, (i), 4, 4)) = DL_REF(__global, float, b, dl_tiled(dl_w_b, dl_n_b, 8, (i), 4, 4));
+  DL_REF(__global, float, b, dl_tiled(dl_w_b, dl_n_b, 8, (i), 4, 4)) = t;
+}
+#else
+__kernel void swap(__global kv *a, __global kv *b, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float t = a[i].val;
+  a[i].val = b[i].val;
+  b[i].val = t;
+}
+#endif
+
+__kernel void untouched(__global kv *a) { a[get_global_id(0)].key = 0; }
+
+//DL: AoS: a[global_size(0)] -> ASTA(16) AOS2ASTA_kv
+#ifdef DL_ASTA_T
+__kernel void keys(__global kv *a) {
+  const ulong dl_n_a = (ulong)((long)get_global_size(0));
+  const ulong dl_w_a = (ulong)16;
+  DL_REF(__global, int, a, dl_tiled(dl_w_a, dl_n_a, 8, (get_global_id(0)), 0, 4)) += 1; }
+#else
+__kernel void keys(__global kv *a) { a[get_global_id(0)].key += 1; }
+#endif

@@ -1,0 +1,45 @@
+// Packed records: misaligned fields are accessed through packed wrappers.
+typedef struct __attribute__((packed)) {
+  char flag;
+  float value;
+} sample;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+typedef struct __attribute__((packed)) { char v; } dl_unaligned_char;
+typedef struct __attribute__((packed)) { float v; } dl_unaligned_float;
+#endif
+//DL: record sample 5 1 char:flag@0 float:value@1
+//DL: AoS: s[global_size(0)] -> ASTA AOS2ASTA_sample
+#ifdef DL_ASTA_T
+__kernel void clear(__global sample *s) {
+  const ulong dl_n_s = (ulong)((long)get_global_size(0));
+  const ulong dl_w_s = (ulong)(DL_ASTA_T);
+  size_t i = get_global_id(0);
+  if (DL_UREF(__global, char, s, dl_tiled(dl_w_s, dl_n_s, 5, (i), 0, 1))) DL_UREF(__global, float, s, dl_tiled(dl_w_s, dl_n_s, 5, (i), 1, 4)) = 0.0f;
+}
+#else
+__kernel void clear(__global sample *s) {
+  size_t i = get_global_id(0);
+  if (s[i].flag) s[i].value = 0.0f;
+}
+#endif
