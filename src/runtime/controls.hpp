@@ -22,7 +22,7 @@ struct Controls {
   static Controls from_env(std::vector<std::string>* errors = nullptr);
   /// True when DL_FAULT lists `what`.
   bool fault(const char* what) const;
-  /// Report or trace asked for: the runtime needs profiling events.
+  /// Report, summary or trace asked for: the runtime needs profiling events.
   bool profiling() const {
     return !DL_REPORT.empty() || !DL_TRACE.empty();
   }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -89,6 +90,41 @@ nlohmann::json list(const S& set) {
 
 }  // namespace
 
+void Runtime::summary() {
+  std::uint64_t launches = 0, transformed = 0, fallbacks = 0, marshals = 0, bytes = 0, ns = 0;
+  for (const auto& [name, k] : kernel_stats) {
+    launches += k->launches;
+    transformed += k->transformed_launches;
+    fallbacks += k->fallbacks;
+  }
+  for (const auto& b : buffer_stats) {
+    marshals += b->marshals;
+    bytes += b->bytes;
+    ns += b->device_ns;
+  }
+  std::fprintf(stderr,
+               "[dl] summary: %llu kernel launches (%llu transformed, %llu fallbacks), %llu "
+               "marshals, %.1f MB moved, %.3f ms marshal device time\n",
+               (unsigned long long)launches, (unsigned long long)transformed,
+               (unsigned long long)fallbacks, (unsigned long long)marshals, bytes / 1e6, ns / 1e6);
+  for (const auto& [name, k] : kernel_stats)
+    if (k->transformed_launches || k->fallbacks)
+      std::fprintf(stderr,
+                   "[dl]   kernel %s: %llu launches, %llu transformed, %llu marshals before "
+                   "launches, %.3f ms\n",
+                   name.c_str(), (unsigned long long)k->launches,
+                   (unsigned long long)k->transformed_launches, (unsigned long long)k->marshals,
+                   k->device_ns / 1e6);
+  for (const auto& b : buffer_stats) {
+    std::string conv, algo;
+    for (const auto& c : b->layouts) conv += (conv.empty() ? "" : ", ") + c;
+    for (const auto& a : b->algorithms) algo += (algo.empty() ? "" : ", ") + a;
+    std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms\n",
+                 (unsigned long long)b->id, b->size, (unsigned long long)b->marshals, conv.c_str(),
+                 algo.c_str(), b->device_ns / 1e6);
+  }
+}
+
 void Runtime::write_outputs() {
   using nlohmann::json;
   // Commands still in flight at exit: give their completion callbacks a moment.
@@ -151,6 +187,7 @@ void Runtime::write_outputs() {
     out << r.dump(2) << "\n";
     if (!out) log().error("cannot write the report to {}", controls.DL_REPORT);
   }
+  if (controls.DL_SUMMARY) summary();
   if (!controls.DL_TRACE.empty()) {
     std::uint64_t t0 = ~std::uint64_t(0);
     for (const auto& e : trace) t0 = std::min(t0, e.start);

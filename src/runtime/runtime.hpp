@@ -187,6 +187,7 @@ class Runtime {
   void profile(cl_event e, std::string name, std::string category, cl_command_queue q,
                std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs);
   void write_outputs();
+  void summary();
 
   std::vector<std::shared_ptr<KernelStats>> kernel_stats_order;
   std::map<std::string, std::shared_ptr<KernelStats>> kernel_stats;  // by kernel name
