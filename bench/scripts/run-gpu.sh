@@ -12,7 +12,7 @@
 set -euo pipefail
 : "${OUT:?set OUT to the output directory}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-profile=gpu tag=h100
+profile=gpu tag=h100 platform=()
 if [ "${1:-}" = "--cpu-smoke" ]; then
   profile=smoke tag=cpu-smoke
 else
@@ -21,6 +21,9 @@ else
   [ -e /usr/lib/libnvidia-opencl.so.1 ] || echo /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/icd
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.max.mem --format=csv || true
+  # Other ICDs (PoCL) may stay registered beside NVIDIA's: pick NVIDIA's platform by name.
+  p=$(clinfo -l 2>/dev/null | grep '^Platform #' | grep -n 'NVIDIA' | head -1 | cut -d: -f1)
+  [ -n "$p" ] && platform=(--platform "$((p - 1))")
 fi
 mkdir -p "$OUT"
 res="${RESULTS_DIR:-/tmp/dl-results-$tag}"
@@ -28,7 +31,7 @@ rm -rf "$res"
 export BUILD_DIR="${BUILD_DIR:-/tmp/dl-build-$tag}"
 export DL_CMAKE_ARGS="-DDL_BUILD_ANNOTATOR=OFF ${DL_CMAKE_ARGS:-}"
 status=0
-"$root/bench/scripts/run-eval.sh" "$tag" --profile "$profile" --out "$res/$tag" --no-plot \
+"$root/bench/scripts/run-eval.sh" "$tag" --profile "$profile" "${platform[@]}" --out "$res/$tag" --no-plot \
   2>&1 | tee "$OUT/log.txt" || status=$?
 [ -f "$res/$tag/marshal.json" ] && cp "$res/$tag/marshal.json" "$OUT/"
 tar -C "$res" -czf "$OUT/results.tar.gz" "$tag"
