@@ -254,6 +254,7 @@ json targets(const json& rows) {
     double worst = 1e9, worst_extra = 0;
     int n = 0, failed = 0;
     std::string worst_row;
+    json worst_detail;
     for (const auto& w : rows) {
       if (w["group"] != "sweep") continue;
       const std::string a = w["algorithm"];
@@ -268,6 +269,12 @@ json targets(const json& rows) {
       if (r < t.min_ratio || x > t.max_extra_pct) ++failed;
       if (r < worst) {
         worst = r;
+        worst_detail = json{{"kernels", w.value("kernels", 0u)},
+                            {"traffic_factor", double(w.value("bytes_moved", std::size_t(0))) /
+                                                   (2.0 * double(w["bytes"].get<std::size_t>()))},
+                            {"plan", w.value("plan", "")},
+                            {"ms", w.value("ms", 0.0)},
+                            {"copy_gbps", w.value("copy_gbps", 0.0)}};
         worst_row = w["shape"].get<std::string>() + " T=" + std::to_string(w["T"].get<int>()) +
                     " " + w["from"].get<std::string>() + "->" + w["to"].get<std::string>();
       }
@@ -276,6 +283,9 @@ json targets(const json& rows) {
     if (n) {
       j["worst_ratio"] = worst < 1e9 ? worst : 0.0;
       j["worst_row"] = worst_row;
+      // What limits the worst row: kernels per conversion and traffic (bytes the kernels
+      // move / 2 x buffer bytes; above 1 means extra passes over memory).
+      j["worst_detail"] = worst_detail;
       j["max_extra_pct"] = worst_extra;
       j["pass"] = failed == 0;
     } else {
