@@ -89,7 +89,7 @@ log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffe
 dlrun="$B/src/interpose/dl-run"
 annot="$B/annotate/dl-annotate"
 if [ -x "$dlrun" ]; then
-  dk="$out/annotated-kernels"
+  dk="$(mktemp -d)"
   mkdir -p "$dk"
   cp "$kdir"/*.h "$dk/"
   if [ -x "$annot" ]; then
