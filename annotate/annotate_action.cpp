@@ -16,7 +16,7 @@
 #include "access_analysis.hpp"
 #include "codegen.hpp"
 #include "dl/annotation.hpp"
-#include "marshal_source.hpp"
+#include "dl/marshal.hpp"
 #include "record_builder.hpp"
 #include "splicer.hpp"
 
@@ -380,9 +380,9 @@ class Consumer : public ASTConsumer {
                    1;
            l >= 1; --l) {
         const std::size_t b = line_begin(l), e = line_end(l);
-        const std::size_t t = src_.find_first_not_of(" \t", b);
-        if (t == std::string::npos || t >= e || src_.compare(t, 2, "//") != 0 ||
-            src_.compare(t, 5, "//DL:") == 0)
+        const std::size_t c = src_.find_first_not_of(" \t", b);
+        if (c == std::string::npos || c >= e || src_.compare(c, 2, "//") != 0 ||
+            src_.compare(c, 5, "//DL:") == 0)
           break;
         kernel_at = b;
       }
@@ -407,11 +407,19 @@ class Consumer : public ASTConsumer {
       fill_report(w);
       res_.report.push_back(w.report);
       for (const auto& b : w.bindings)
-        if (marshal_done_.insert(b.rec.name()).second)
-          res_.marshal += marshal_kernels(b.rec) + "\n";
+        if (marshal_done_.insert(b.rec.name()).second) marshal_records_.push_back(b.rec);
     }
     for (auto& w : work)
       if (!w.ok) res_.report.push_back(w.report);
+    // Marshaling programs (dl::marshal_program_source), one per record. Each defines the
+    // same helper functions, so with several records each is guarded by
+    // DL_MARSHAL_<record>: build the file once per record with -DDL_MARSHAL_<record>.
+    for (const Record& r : marshal_records_) {
+      const bool guard = marshal_records_.size() > 1;
+      if (guard) res_.marshal += "#ifdef DL_MARSHAL_" + r.name() + "\n";
+      res_.marshal += dl::marshal_program_source(r);
+      if (guard) res_.marshal += "#endif /* DL_MARSHAL_" + r.name() + " */\n";
+    }
 
     // Generated helpers before the first block that needs them.
     std::sort(blocks.begin(), blocks.end(),
@@ -509,6 +517,7 @@ class Consumer : public ASTConsumer {
   std::map<const Spec*, bool> spec_ok_;
   std::map<const Spec*, std::set<std::string>> spec_needs_;
   std::set<std::string> marshal_done_;
+  std::vector<Record> marshal_records_;
 };
 
 class Action : public ASTFrontendAction {

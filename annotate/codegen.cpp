@@ -83,7 +83,7 @@ std::string Codegen::unaligned(const std::string& type) {
   const std::string name = "dl_unaligned_" + type;
   if (!find(name))
     items_.push_back(
-        {name, "typedef struct __attribute__((packed)) { " + type + " v; } " + name + ";\n"});
+        {name, "typedef struct __attribute__((packed)) { " + type + " v; } " + name + ";\n", {}});
   return name;
 }
 

@@ -1,6 +1,7 @@
-// The marshaling kernels dl-annotate writes with --marshal-out (AOS2ASTA_<rec> ...),
-// checked on the OpenCL device against the CPU oracle dl::convert, for every record of
-// the run-equivalence kernels, n = 1003 (partial last tile), T = 4 and 32.
+// The marshaling program dl-annotate writes with --marshal-out (dl::marshal_program_source:
+// AOS2ASTA_<rec>, ASTA2AOS_<rec>, AOS2DA_<rec>, DA2AOS_<rec>) for every record of the
+// run-equivalence kernels, checked on the OpenCL device against the CPU oracle
+// dl::convert: n = 1003 (partial last tile), built with -DDL_ASTA_T=32.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <gtest/gtest.h>
@@ -43,20 +44,21 @@ TEST_P(MarshalFile, MatchesCpuConvert) {
   const auto ann = dl::scan_annotations(slurp(std::string(DL_RUN_OUT_DIR) + "/" + stem + ".cl"));
   ASSERT_FALSE(src.empty());
   ASSERT_FALSE(ann.records.empty());
-  const char* s = src.c_str();
-  size_t len = src.size();
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &len, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(prog, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
-
+  const std::uint32_t T = 32;
   const std::size_t n = 1003;
   for (const auto& [name, rec] : ann.records) {
     SCOPED_TRACE("record " + rec.describe());
+    // With several records, each record's program is selected by -DDL_MARSHAL_<record>.
+    const char* s = src.c_str();
+    size_t len = src.size();
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &len, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const std::string opts = "-DDL_ASTA_T=32 -DDL_MARSHAL_" + name;
+    ASSERT_EQ(clBuildProgram(prog, 1, &device, opts.c_str(), nullptr, nullptr), CL_SUCCESS);
     std::vector<unsigned char> aos(n * rec.size());
     std::mt19937 g(7);
     for (auto& b : aos) b = static_cast<unsigned char>(g() | 1);
-    const std::size_t u = rec.unit();
-    for (std::uint32_t T : {4u, 32u}) {
+    {
       std::vector<unsigned char> want(aos.size()), got(aos.size());
       dl::convert(rec, n, dl::Layout::aos(), aos.data(), dl::Layout::asta(T), want.data());
       cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, aos.size(),
@@ -69,9 +71,7 @@ TEST_P(MarshalFile, MatchesCpuConvert) {
         cl_ulong nn = n;
         clSetKernelArg(k, 0, sizeof buf, &buf);
         clSetKernelArg(k, 1, sizeof nn, &nn);
-        clSetKernelArg(k, 2, sizeof T, &T);
-        clSetKernelArg(k, 3, T * rec.size(), nullptr);
-        const size_t local = 16, global = (n + T - 1) / T * local;
+        const size_t local = 64, global = 64 * 64;
         ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
                   CL_SUCCESS);
         ASSERT_EQ(
@@ -100,8 +100,8 @@ TEST_P(MarshalFile, MatchesCpuConvert) {
       clSetKernelArg(k, 0, sizeof from, &from);
       clSetKernelArg(k, 1, sizeof to, &to);
       clSetKernelArg(k, 2, sizeof nn, &nn);
-      const size_t global = n * rec.size() / u;
-      ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+      const size_t local = 64, global = 64 * 64;
+      ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
                 CL_SUCCESS);
       ASSERT_EQ(clEnqueueReadBuffer(q, to, CL_TRUE, 0, got.size(), got.data(), 0, nullptr, nullptr),
                 CL_SUCCESS);
@@ -110,8 +110,8 @@ TEST_P(MarshalFile, MatchesCpuConvert) {
     }
     clReleaseMemObject(a);
     clReleaseMemObject(b);
+    clReleaseProgram(prog);
   }
-  clReleaseProgram(prog);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
