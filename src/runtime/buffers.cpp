@@ -124,23 +124,38 @@ void Runtime::wait_users(cl_mem m, WaitList& wait) {
     for (cl_event e : x->users) wait.add(e);
 }
 
-void Runtime::add_user(cl_mem m, cl_event e) {
+void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q) {
   BufferState* b = buffer(m);
   if (!b || !b->annotated || !e) return;
+  // On an in-order queue the last command stands for all earlier ones.
+  if (queue(q).in_order) {
+    for (std::size_t i = 0; i < b->users.size(); ++i)
+      if (b->user_queues[i] == q) {
+        retain(e);
+        release(b->users[i]);
+        b->users[i] = e;
+        return;
+      }
+  }
   if (b->users.size() >= 32) {  // drop completed commands
-    std::vector<cl_event> keep;
-    for (cl_event u : b->users) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < b->users.size(); ++i) {
       cl_int st = CL_COMPLETE;
-      real().clGetEventInfo(u, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
-      if (st == CL_COMPLETE || st < 0)
-        release(u);
-      else
-        keep.push_back(u);
+      real().clGetEventInfo(b->users[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
+                            nullptr);
+      if (st == CL_COMPLETE || st < 0) {
+        release(b->users[i]);
+      } else {
+        b->users[k] = b->users[i];
+        b->user_queues[k++] = b->user_queues[i];
+      }
     }
-    b->users.swap(keep);
+    b->users.resize(k);
+    b->user_queues.resize(k);
   }
   retain(e);
   b->users.push_back(e);
+  b->user_queues.push_back(q);
 }
 
 void Runtime::reset_to_aos(cl_mem m) {

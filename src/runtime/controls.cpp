@@ -39,14 +39,16 @@ Controls Controls::from_env(std::vector<std::string>* errors) {
   }
 #include "controls.def"
 #undef DL_CONTROL
+  std::stringstream in(c.DL_FAULT);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) c.faults.push_back(item);
   return c;
 }
 
 bool Controls::fault(const char* what) const {
-  std::stringstream in(DL_FAULT);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (item == what) return true;
+  for (const auto& f : faults)
+    if (f == what) return true;
   return false;
 }
 

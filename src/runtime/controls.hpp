@@ -20,8 +20,9 @@ struct Controls {
 
   /// Reads every DL_* variable; malformed values keep the default and are listed in `errors`.
   static Controls from_env(std::vector<std::string>* errors = nullptr);
-  /// True when DL_FAULT lists `what`.
+  /// True when DL_FAULT lists `what` (parsed once by from_env()).
   bool fault(const char* what) const;
+  std::vector<std::string> faults;
   /// Report, summary or trace asked for: the runtime needs profiling events.
   bool profiling() const {
     return !DL_REPORT.empty() || !DL_TRACE.empty();

@@ -98,8 +98,9 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     std::vector<std::int64_t> dims;
     for (const auto& e : b.dims) {
       std::string err;
-      auto v = rt.controls.fault("eval") ? std::nullopt : e.eval(env, &err);
-      if (rt.controls.fault("eval")) err = "forced by DL_FAULT=eval";
+      const bool forced = rt.controls.fault("eval");
+      auto v = forced ? std::nullopt : e.eval(env, &err);
+      if (forced) err = "forced by DL_FAULT=eval";
       if (!v || *v < 0) {
         why = fmt::format("argument {}: dimension '{}' does not evaluate: {}", b.name, e.text(),
                           v ? "negative" : err);
@@ -170,13 +171,12 @@ cl_int run(const Launch& l) {
     }
     WaitList w(l.num_wait, l.wait);
     for (const auto& a : ks.args)
-      if (a.mem && rt.watched(a.mem))
-        rt.ensure_aos(a.mem, l.queue, w, ("kernel " + ks.name).c_str());
+      if (a.mem && rt.watched(a.mem)) rt.ensure_aos(a.mem, l.queue, w, "a kernel launch");
     EventSlot ev{nullptr, l.event};
     cl_int st = forward(l, l.kernel, w.size(), w.data(), ev.ptr(watched || profiling));
     if (st == CL_SUCCESS) {
       for (const auto& a : ks.args)
-        if (a.mem) rt.add_user(a.mem, ev.get());
+        if (a.mem) rt.add_user(a.mem, ev.get(), l.queue);
       if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
     }
     return st;
@@ -203,7 +203,7 @@ cl_int run(const Launch& l) {
       if (!m) continue;
       bool annotated = false;
       for (const auto& nd : nds) annotated = annotated || nd.mem == m;
-      rt.ensure_aos(m, l.queue, w, ("kernel " + ks.name).c_str(), annotated);
+      rt.ensure_aos(m, l.queue, w, "a kernel launch", annotated);
     }
     std::vector<cl_mem> done;
     for (const auto& nd : nds) {
@@ -215,7 +215,7 @@ cl_int run(const Launch& l) {
       }
       b->stats->kernels.insert(ks.name);
       const std::uint64_t before = b->stats->marshals;
-      std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, "kernel " + ks.name);
+      std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name);
       marshals += b->stats->marshals - before;
       if (!err.empty()) {
         why = fmt::format("argument {}: {}", nd.arg, err);
@@ -260,7 +260,7 @@ cl_int run(const Launch& l) {
     for (const auto& a : ks.args)
       if (a.mem) {
         if (BufferState* b = rt.buffer(a.mem); b && !b->annotated) b->annotated = why.empty();
-        rt.add_user(a.mem, ev.get());
+        rt.add_user(a.mem, ev.get(), l.queue);
       }
     if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
   }

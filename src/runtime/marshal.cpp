@@ -5,12 +5,15 @@
 
 namespace dl::rt {
 
-const QueueInfo& Runtime::queue(cl_command_queue q) {
+QueueInfo& Runtime::queue(cl_command_queue q) {
   auto it = queues.find(q);
   if (it != queues.end()) return it->second;
   QueueInfo qi;
   real().clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qi.context, &qi.context, nullptr);
   real().clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qi.device, &qi.device, nullptr);
+  cl_command_queue_properties props = 0;
+  real().clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
+  qi.in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   return queues[q] = qi;
 }
 
@@ -35,7 +38,8 @@ std::uint32_t Runtime::tile_for(cl_context c, cl_device_id d) {
 
 std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& rec, std::size_t n,
                              const Layout& to, WaitList& wait, const std::string& why) {
-  if (b.layout != Layout::aos() && (b.n != n || b.record != rec)) {
+  const bool same_record = b.record_source == &rec || b.record == rec;
+  if (b.layout != Layout::aos() && (b.n != n || !same_record)) {
     // Marshaled for another n or record: back to AoS with what it was marshaled for.
     if (to == Layout::aos() && b.n == 0) return "buffer state lost";
     Record old = b.record;
@@ -65,8 +69,10 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   if (r.status != CL_SUCCESS) return fmt::format("marshal failed ({}): {}", r.status, r.error);
   for (cl_event e : b.users) release(e);
   b.users.clear();
+  b.user_queues.clear();
   b.last_queue = q;
   set_layout(b, to, n, &rec);
+  b.record_source = to == Layout::aos() ? nullptr : &rec;
   std::string algos;
   for (const auto& s : r.plan.steps) {
     if (!algos.empty()) algos += "+";

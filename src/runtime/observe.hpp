@@ -42,7 +42,7 @@ cl_int observe(cl_command_queue q, std::initializer_list<Use> uses, cl_uint num_
   for (const Use& u : uses) {
     if (!u.mem) continue;
     if (u.replaces_all) rt.reset_to_aos(u.mem);
-    rt.add_user(u.mem, *ev);
+    rt.add_user(u.mem, *ev, q);
   }
   cl_event e = *ev;
   lock.unlock();

@@ -108,6 +108,8 @@ struct BufferState {
   Record record;
   bool annotated = false;       // ever bound to an annotated argument: track its users
   std::vector<cl_event> users;  // commands that touched it since its last marshal
+  std::vector<cl_command_queue> user_queues;  // their queues (in-order: the last one only)
+  const Record* record_source = nullptr;      // the annotation's record it was marshaled for
   cl_command_queue last_queue = nullptr;
   std::shared_ptr<BufferStats> stats;
 };
@@ -115,6 +117,7 @@ struct BufferState {
 struct QueueInfo {
   cl_context context = nullptr;
   cl_device_id device = nullptr;
+  bool in_order = true;
   bool profiling_added = false;
 };
 
@@ -159,7 +162,7 @@ class Runtime {
 
   // Everything below is called with `mutex` held.
   BufferState* buffer(cl_mem m);
-  const QueueInfo& queue(cl_command_queue q);
+  QueueInfo& queue(cl_command_queue q);
   Marshaler* marshaler(cl_context c, cl_device_id d);
   std::uint32_t tile_for(cl_context c, cl_device_id d);
 
@@ -176,8 +179,8 @@ class Runtime {
                   bool skip_self = false);
   /// Adds the users of `m` (and overlapping buffers) to `wait`.
   void wait_users(cl_mem m, WaitList& wait);
-  /// Records `e` as a user of `m` (only for buffers that are annotated).
-  void add_user(cl_mem m, cl_event e);
+  /// Records `e`, enqueued on `q`, as a user of `m` (only for buffers that are annotated).
+  void add_user(cl_mem m, cl_event e, cl_command_queue q);
   /// Marks `m`'s contents as replaced by a whole-buffer write: AoS without a marshal.
   void reset_to_aos(cl_mem m);
   /// True when `m` or a buffer overlapping it is tracked closely (annotated).

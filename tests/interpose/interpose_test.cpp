@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -36,7 +37,9 @@ struct Result {
 Result run(const std::string& scenario, const std::string& mode, const std::string& env = "",
            const std::string& extra = "", const std::string& kernels = kKernels) {
   static int counter = 0;
-  const std::string tag = kTmp + "/" + scenario + "_" + mode + "_" + std::to_string(++counter);
+  // Each test runs in its own process, in parallel with others: the pid keeps names apart.
+  const std::string tag = kTmp + "/" + scenario + "_" + mode + "_" + std::to_string(getpid()) +
+                          "_" + std::to_string(++counter);
   std::string cmd = "env DL_TEST_KERNELS='" + kernels + "' DL_REPORT='" + tag + ".json' " + env;
   if (mode == "preload") cmd += " LD_PRELOAD='" + kLib + "'";
   if (mode == "layer") cmd += " OPENCL_LAYERS='" + kLib + "'";
@@ -185,7 +188,7 @@ TEST(Interpose, DisableIsPassThrough) {
 }
 
 TEST(Interpose, TraceIsChromeJson) {
-  const std::string trace = kTmp + "/trace.json";
+  const std::string trace = kTmp + "/trace_" + std::to_string(getpid()) + ".json";
   Result r = run("two_layouts", "preload", "DL_TRACE='" + trace + "'");
   expect_same("two_layouts", r);
   auto t = nlohmann::json::parse(slurp(trace), nullptr, false);
@@ -218,7 +221,7 @@ TEST(Faults, CorruptedAnnotation) {
   auto at = src.find(good);
   ASSERT_NE(at, std::string::npos);
   src.replace(at, good.size(), "//DL: AoS: p[n AOS2ASTA_particle");
-  const std::string path = kTmp + "/corrupted.cl";
+  const std::string path = kTmp + "/corrupted_" + std::to_string(getpid()) + ".cl";
   std::ofstream(path) << src;
   Result n = run("basic", "native", "", "", path);
   Result r = run("basic", "preload", "", "", path);
