@@ -185,7 +185,7 @@ def rows_of(marshal, group):
 
 
 def fig7(d, marshal):
-    rows = [r for r in rows_of(marshal, "table1") if r["from"] == "DA" and r.get("ratio") is not None]
+    rows = [r for r in rows_of(marshal, "table1") if r["from"] == "DA" and r["to"].startswith("ASTA") and r.get("ratio") is not None]
     if not rows:
         return
     shapes = list(dict.fromkeys(r["shape"] for r in rows))
