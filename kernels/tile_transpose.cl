@@ -83,12 +83,14 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SP
       uint stop = flag;                                                                          \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
       if (stop) continue;                                                                        \
+      /* Every lane re-checks after its OWN load (fence, then an atomic read at device */      \
+      /* scope): a barrier orders only inside the group, so a re-check by lane 0 alone */       \
+      /* does not cover another lane's load still in flight (wrong results on GPUs).  */        \
       LT v = buf[base + i * lanes + lane];                                                       \
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                       \
-      if (lane == 0) {                                                                           \
-        mem_fence(CLK_GLOBAL_MEM_FENCE);                                                         \
-        flag = atomic_or(&flags[i >> 5], 0u) & (1u << (i & 31));                                 \
-      }                                                                                          \
+      mem_fence(CLK_GLOBAL_MEM_FENCE);                                                           \
+      const uint late = atomic_or(&flags[i >> 5], 0u) & (1u << (i & 31));                        \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+      if (late) flag = 1u;                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
       stop = flag;                                                                               \
       ulong pos = i;                                                                             \
