@@ -92,6 +92,7 @@ log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffe
 # DL mode: the unmodified AoS applications with annotated kernels (dl-annotate, or the
 # files it wrote into bench/apps/annotated/ where it cannot be built), run plain and under
 # dl-run. SpMV is annotated for one row length (K = 62: the e40r0000 shape).
+dk=""
 dlrun="$B/src/interpose/dl-run"
 annot="$B/annotate/dl-annotate"
 if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
@@ -120,6 +121,11 @@ if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
 else
   log "dl-run not built: DL mode skipped"
 fi
+
+# The JSON records command lines: keep this machine's paths out of them.
+for f in "$out"/*.json; do
+  sed -i -e "s|$out/||g" -e "s|$B/|<build>/|g" -e "s|$root/||g" ${dk:+-e "s|$dk|<annotated-kernels>|g"} "$f"
+done
 
 if ((plot)); then
   py=""
