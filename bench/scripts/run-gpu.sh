@@ -21,7 +21,9 @@ else
   [ -e /usr/lib/libnvidia-opencl.so.1 ] || echo /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/icd
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.max.mem --format=csv || true
-  # Other ICDs (PoCL) may stay registered beside NVIDIA's: pick NVIDIA's platform by name.
+  # Other ICDs (PoCL) may stay registered beside NVIDIA's: pick NVIDIA's platform by name
+  # (the benchmarks read DL_BENCH_PLATFORM; clinfo, where present, gives the index too).
+  export DL_BENCH_PLATFORM="${DL_BENCH_PLATFORM:-NVIDIA}"
   p=$(clinfo -l 2>/dev/null | grep '^Platform #' | grep -n 'NVIDIA' | head -1 | cut -d: -f1)
   [ -n "$p" ] && platform=(--platform "$((p - 1))")
 fi

@@ -90,6 +90,16 @@ inline void open_device(Device& d, unsigned platform_index, unsigned device_inde
     throw std::runtime_error("no OpenCL platform " + std::to_string(platform_index));
   std::vector<cl_platform_id> ps(np);
   check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
+  // $DL_BENCH_PLATFORM (a part of the platform name, e.g. NVIDIA) overrides the index.
+  if (const char* want = std::getenv("DL_BENCH_PLATFORM"); want && *want) {
+    bool found = false;
+    for (cl_uint i = 0; i < np && !found; ++i) {
+      char name[256] = {};
+      clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
+      if (std::strstr(name, want)) platform_index = i, found = true;
+    }
+    if (!found) throw std::runtime_error(std::string("no OpenCL platform named like ") + want);
+  }
   d.platform = ps[platform_index];
   cl_uint nd = 0;
   check(clGetDeviceIDs(d.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd), "clGetDeviceIDs");
