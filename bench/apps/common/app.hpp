@@ -107,8 +107,11 @@ inline void write_json(const std::string& path, const nlohmann::json& j) {
 
 /// Whether the process runs under DL's interposer (for the record only).
 inline bool under_dl() {
-  const char* p = std::getenv("LD_PRELOAD");
-  return p && std::string(p).find("dl_interpose") != std::string::npos;
+  for (const char* var : {"LD_PRELOAD", "OPENCL_LAYERS"}) {
+    const char* p = std::getenv(var);
+    if (p && std::string(p).find("dl_interpose") != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace dlb
