@@ -4,6 +4,8 @@
 //
 //   dl-bench-overhead <out.json> [--launches N] [--lib path/libdl_interpose.so]
 //
+// DL_BENCH_PLATFORM=<index> picks the OpenCL platform (default 0).
+//
 // The parent runs itself twice as a child (native, DL) and prints a table; the JSON
 // holds the device, date and command. Target: DL adds <= 1 us per launch.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -80,9 +82,19 @@ double measure(cl_command_queue q, cl_kernel k, cl_mem m, int n, int launches) {
 }
 
 int child(int launches) {
-  cl_platform_id platform;
+  // Platform index from DL_BENCH_PLATFORM (default 0); the first device of it.
+  cl_uint count = 0;
+  CHECK(clGetPlatformIDs(0, nullptr, &count));
+  std::vector<cl_platform_id> platforms(count);
+  CHECK(clGetPlatformIDs(count, platforms.data(), nullptr));
+  const char* want = std::getenv("DL_BENCH_PLATFORM");
+  const cl_uint index = want ? static_cast<cl_uint>(std::atoi(want)) : 0;
+  if (index >= count) {
+    std::fprintf(stderr, "dl-bench-overhead: no OpenCL platform %u\n", index);
+    return 1;
+  }
+  cl_platform_id platform = platforms[index];
   cl_device_id device;
-  CHECK(clGetPlatformIDs(1, &platform, nullptr));
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
   char name[256] = {0};
   clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);

@@ -69,7 +69,7 @@ if ((build)); then
   cmake --build "$B" -j "${JOBS:-$(nproc)}" --target dl-bench-marshal dl-app-micro \
     dl-app-blackscholes dl-app-spmv dl-app-lbm
   have="$(cmake --build "$B" --target help)"
-  for t in dl_interpose dl-annotate; do  # for DL mode; optional
+  for t in dl_interpose dl-annotate dl-bench-overhead; do  # for DL mode; optional
     if grep -q " $t\$" <<<"$have"; then
       cmake --build "$B" -j "${JOBS:-$(nproc)}" --target "$t" || log "building $t failed"
     fi
@@ -114,10 +114,22 @@ if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
     log "DL mode: $app (plain, then under dl-run)"
     "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
       --json "$out/dlmode-$app-plain.json" || log "$app with the annotated kernel failed (exit $?)"
-    "$dlrun" --report "$out/dlmode-$app-report.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
-      --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
-      log "$app under dl-run failed (exit $?)"
+    # Layer mode first (dl-run's default); if the loader did not take the layer (no report
+    # written), the same run in preload mode.
+    for mode in --layer --preload; do
+      DL_LOG_LEVEL=info "$dlrun" "$mode" --report "$out/dlmode-$app-report.json" \
+        --trace "$out/dlmode-$app-trace.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
+        --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
+        log "$app under dl-run $mode failed (exit $?)"
+      [ -f "$out/dlmode-$app-report.json" ] && break
+      log "$app: no DL report in $mode mode"
+    done
   done
+  if [ -x "$B/bench/overhead/dl-bench-overhead" ]; then
+    log "interposer overhead per launch (native, then under dl-run)"
+    DL_BENCH_PLATFORM="$platform" "$B/bench/overhead/dl-bench-overhead" "$out/overhead.json" ||
+      log "dl-bench-overhead exit status $?"
+  fi
 else
   log "dl-run not built: DL mode skipped"
 fi
