@@ -4,7 +4,7 @@
 //
 //   dl-bench-overhead <out.json> [--launches N] [--lib path/libdl_interpose.so]
 //
-// DL_BENCH_PLATFORM=<index> picks the OpenCL platform (default 0).
+// DL_BENCH_PLATFORM=<part of a platform name> picks the OpenCL platform (default: the first).
 //
 // The parent runs itself twice as a child (native, DL) and prints a table; the JSON
 // holds the device, date and command. Target: DL adds <= 1 us per launch.
@@ -82,18 +82,22 @@ double measure(cl_command_queue q, cl_kernel k, cl_mem m, int n, int launches) {
 }
 
 int child(int launches) {
-  // Platform index from DL_BENCH_PLATFORM (default 0); the first device of it.
+  // The first platform whose name contains $DL_BENCH_PLATFORM (e.g. NVIDIA), else the first.
   cl_uint count = 0;
   CHECK(clGetPlatformIDs(0, nullptr, &count));
   std::vector<cl_platform_id> platforms(count);
   CHECK(clGetPlatformIDs(count, platforms.data(), nullptr));
-  const char* want = std::getenv("DL_BENCH_PLATFORM");
-  const cl_uint index = want ? static_cast<cl_uint>(std::atoi(want)) : 0;
-  if (index >= count) {
-    std::fprintf(stderr, "dl-bench-overhead: no OpenCL platform %u\n", index);
-    return 1;
+  cl_platform_id platform = platforms.at(0);
+  if (const char* want = std::getenv("DL_BENCH_PLATFORM"); want && *want) {
+    for (cl_platform_id p : platforms) {
+      char pname[256] = {0};
+      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof pname - 1, pname, nullptr);
+      if (std::strstr(pname, want)) {
+        platform = p;
+        break;
+      }
+    }
   }
-  cl_platform_id platform = platforms[index];
   cl_device_id device;
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
   char name[256] = {0};

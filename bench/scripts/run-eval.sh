@@ -127,7 +127,7 @@ if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
   done
   if [ -x "$B/bench/overhead/dl-bench-overhead" ]; then
     log "interposer overhead per launch (native, then under dl-run)"
-    DL_BENCH_PLATFORM="$platform" "$B/bench/overhead/dl-bench-overhead" "$out/overhead.json" ||
+    "$B/bench/overhead/dl-bench-overhead" "$out/overhead.json" ||
       log "dl-bench-overhead exit status $?"
   fi
 else
