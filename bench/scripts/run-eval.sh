@@ -104,11 +104,12 @@ if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
   else
     cp "$root"/bench/apps/annotated/*.cl "$dk/"
   fi
-  for app in blackscholes spmv lbm; do
+  for app in micro blackscholes spmv lbm; do
     [ -f "$dk/$app.cl" ] || { log "no annotated kernel for $app: skipped"; continue; }
     case $app in
       blackscholes) args=("${bs[@]}") ;;
       spmv) args=(--matrices table1:e40r0000) ;;
+      micro) args=(--S 16 "${micro[@]:2}") ;;
       lbm) args=("${lbm[@]}") ;;
     esac
     log "DL mode: $app (plain, then under dl-run)"

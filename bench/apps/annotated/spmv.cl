@@ -1,5 +1,3 @@
-// Sparse matrix-vector multiplication in ELL format, as an application writes it: every
-// row keeps its K entries together (val[rows][K] and col[rows][K], AoS by row).
 #ifdef DL_ASTA_T
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
@@ -22,6 +20,8 @@ static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
 #endif
+// Sparse matrix-vector multiplication in ELL format, as an application writes it: every
+// row keeps its K entries together (val[rows][K] and col[rows][K], AoS by row).
 //DL: record flat_float_62 248 4 float*62:v@0
 //DL: record flat_int_62 248 4 int*62:v@0
 //DL: AoS: const val[rows][62] -> ASTA AOS2ASTA_flat_float_62, const col[rows][62] -> ASTA AOS2ASTA_flat_int_62
