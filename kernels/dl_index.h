@@ -36,6 +36,23 @@ typedef union {
 #define DL_START(st, q) ((st)[q] >> 16)
 #define DL_SIZE(st, q) ((st)[q] & 0xffffu)
 
+// Division by a run-time divisor d as a multiply-high by m = ceil(2^32 / d), which gives
+// floor(x / d) or one more (x < 2^31); one multiply-compare corrects it.
+typedef struct {
+  uint d, m;
+} dl_div;
+inline dl_div dl_div_make(uint d) {
+  dl_div r;
+  r.d = d;
+  r.m = d > 1 ? 0xffffffffu / d + 1u : 0u;
+  return r;
+}
+inline uint dl_udiv(uint x, dl_div v) {
+  if (v.d == 1) return x;
+  const uint q = mul_hi(x, v.m);
+  return q * v.d > x ? q - 1 : q;
+}
+
 // Inside one tile of w records (32-bit: a tile fits local memory).
 // AoS unit position p -> ASTA(w) unit position (dl::aos_to_asta_unit).
 inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {

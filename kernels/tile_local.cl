@@ -4,25 +4,45 @@
 // the conversion is a permutation inside each tile. A work-group loads G whole tiles
 // (G*T*ru contiguous units) with 16-byte loads into local memory, waits at a barrier,
 // then writes every unit of those tiles from its permuted source in local memory
-// (16-byte coalesced stores). Groups stride over tile groups so one launch of a few
-// groups per compute unit covers any n. The last tile holds m = n % T records and is
-// permuted with width m (it is a mini-DA of m records).
+// (coalesced stores). Groups stride over tile groups so one launch of a few groups per
+// compute unit covers any n. The last tile holds m = n % T records and is permuted with
+// width m (it is a mini-DA of m records).
+//
+// Local layout: with `pad`, source unit s of a tile sits at s + s / row, row = ru (AoS
+// source, dir 0) or the tile width (ASTA source, dir 1), and a tile takes
+// tu + (dir 0 ? T : ru) units: the store phase reads the source along columns (stride ru
+// or w), which an odd pitch spreads over all local-memory banks. Divisions by run-time
+// values use dl_udiv (a multiply-high by a reciprocal: exact for x, d <= 2^16, which
+// local-memory positions satisfy).
 //
 // dir 0: AoS -> ASTA(T); dir 1: ASTA(T) -> AoS.
+#ifndef DL_TL_SCALAR
+#define DL_TL_SCALAR 0
+#endif
 
-// Source position (in local memory) of output unit k of a group starting at tile t0.
-inline uint dl_tl_src(uint k, uint tu, uint T, uint m, ulong t0, ulong full, uint ru, uint dir,
-                      uint uni, DL_ST_SPACE const uint* st) {
-  const uint tl = k / tu;
-  const uint p = k - tl * tu;
-  const uint w = (t0 + tl == full) ? m : T;
-  const uint s = dir == 0 ? dl_asta_to_aos32(p, w, ru, uni, st) : dl_aos_to_asta32(p, w, ru, uni, st);
-  return tl * tu + s;
+// Source position inside a tile of width w for output position p.
+inline uint dl_tl_srcpos(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint dir, uint uni,
+                         DL_ST_SPACE const uint* st) {
+  if (dir == 0) {  // output ASTA(w) position p <- AoS position
+    const uint q = dl_udiv(p, dw);
+    if (uni) return (p - q * w) * ru + q;
+    const uint o = DL_START(st, q);
+    const uint z = DL_SIZE(st, q);
+    const uint r = p - w * o;
+    const uint k = r / z;
+    return k * ru + o + (r - k * z);
+  }
+  // output AoS position p <- ASTA(w) position
+  const uint k = dl_udiv(p, dru);
+  const uint q = p - k * ru;
+  if (uni) return q * w + k;
+  const uint o = DL_START(st, q);
+  return w * o + k * DL_SIZE(st, q) + (q - o);
 }
 
-inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
+inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
                               uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                              __local uint4* lds4) {
+                              __local uint4* lds4, uint pad) {
   __local U* lds = (__local U*)lds4;
   const uint tu = T * ru;
   const ulong full = n / T;
@@ -31,31 +51,103 @@ inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint
   const ulong total = n * ru;
   const ulong groups = (ntiles + G - 1) / G;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
+  const dl_div dtu = dl_div_make(tu), dT = dl_div_make(T), dru = dl_div_make(ru);
+  const dl_div dm = dl_div_make(m ? m : 1);
+  // Padded tile stride in local memory.
+  const uint ptu = tu + (pad ? (dir == 0 ? T : ru) : 0);
   for (ulong g = get_group_id(0); g < groups; g += get_num_groups(0)) {
     const ulong t0 = g * G;
     const ulong u0 = t0 * tu;
     const uint cnt = (uint)min(total - u0, (ulong)G * tu);
+    const uint ltl = (uint)min((ulong)G - 1, ntiles - 1 - t0);  // group's last tile
+    const uint lastw = (m != 0 && t0 + ltl == full) ? m : T;    // and its width
     __global U* p = buf + base + u0;
-    // 16-byte path when the group's bytes start on a 16-byte boundary.
+    // 16-byte loads when the group's bytes start on a 16-byte boundary.
     const uint cv = ((base + u0) % DL_V == 0) ? cnt / DL_V : 0;
     __global uint4* p4 = (__global uint4*)p;
-    for (uint k = lid; k < cv; k += lsz) lds4[k] = p4[k];
-    for (uint k = cv * DL_V + lid; k < cnt; k += lsz) lds[k] = p[k];
+    if (!pad) {
+      for (uint k = lid; k < cv; k += lsz) lds4[k] = p4[k];
+      for (uint k = cv * DL_V + lid; k < cnt; k += lsz) lds[k] = p[k];
+    } else {
+      for (uint k = lid; k < cv; k += lsz) {
+        dl_vec v;
+        v.v = p4[k];
+        uint u = k * DL_V;
+        uint tl = dl_udiv(u, dtu);
+        uint s = u - tl * tu;
+        for (uint j = 0; j < DL_V; ++j) {
+          const uint w = tl == ltl ? lastw : T;
+          const uint r = dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, w == T ? dT : dm);
+          lds[tl * ptu + s + r] = v.u[j];
+          if (++s == tu) {
+            s = 0;
+            ++tl;
+          }
+        }
+      }
+      for (uint k = cv * DL_V + lid; k < cnt; k += lsz) {
+        const uint tl = dl_udiv(k, dtu);
+        const uint s = k - tl * tu;
+        const uint w = tl == ltl ? lastw : T;
+        const uint r = dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, w == T ? dT : dm);
+        lds[tl * ptu + s + r] = p[k];
+      }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if DL_UNIT_BYTES >= 4
+    if (DL_TL_SCALAR)  // one unit per work-item (measured slower on the H100: off)
+    // One unit per work-item: a warp's stores are contiguous, and its local reads walk
+    // a column of the source (consecutive rows), conflict-free with the odd pitch.
+    for (uint k = lid; k < cnt; k += lsz) {
+      const uint tl = dl_udiv(k, dtu);
+      const uint pp = k - tl * tu;
+      const uint w = tl == ltl ? lastw : T;
+      const dl_div dw = w == T ? dT : dm;
+      const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
+      const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
+      p[k] = lds[tl * ptu + s + r];
+    }
+    else
+#endif
+    {
+    // DL_V gathered units per work-item, 16-byte stores.
     for (uint k = lid; k < cv; k += lsz) {
       dl_vec v;
-      for (uint j = 0; j < DL_V; ++j)
-        v.u[j] = lds[dl_tl_src(k * DL_V + j, tu, T, m, t0, full, ru, dir, uni, st)];
+      for (uint j = 0; j < DL_V; ++j) {
+        const uint u = k * DL_V + j;
+        const uint tl = dl_udiv(u, dtu);
+        const uint pp = u - tl * tu;
+        const uint w = tl == ltl ? lastw : T;
+        const dl_div dw = w == T ? dT : dm;
+        const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
+        const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
+        v.u[j] = lds[tl * ptu + s + r];
+      }
       p4[k] = v.v;
     }
-    for (uint k = cv * DL_V + lid; k < cnt; k += lsz)
-      p[k] = lds[dl_tl_src(k, tu, T, m, t0, full, ru, dir, uni, st)];
+    for (uint k = cv * DL_V + lid; k < cnt; k += lsz) {
+      const uint tl = dl_udiv(k, dtu);
+      const uint pp = k - tl * tu;
+      const uint w = tl == ltl ? lastw : T;
+      const dl_div dw = w == T ? dT : dm;
+      const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
+      const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
+      p[k] = lds[tl * ptu + s + r];
+    }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
+// Unpadded (the per-record programs of marshal_program_source() size local memory so).
+inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
+                              uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                              __local uint4* lds4) {
+  dl_tile_local_pad(buf, base, n, T, ru, G, dir, uni, st, lds4, 0);
+}
+
 __kernel void dl_tile_local(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
                             uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                            __local uint4* lds4) {
-  dl_tile_local_run(buf, base, n, T, ru, G, dir, uni, st, lds4);
+                            __local uint4* lds4, uint pad) {
+  dl_tile_local_pad(buf, base, n, T, ru, G, dir, uni, st, lds4, pad);
 }
