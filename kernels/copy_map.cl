@@ -18,46 +18,97 @@ __kernel void dl_copy_map(__global const U* restrict src, ulong sbase, __global 
 
 // Out-of-place tiled transpose AoS <-> DA (the reference the paper compares against):
 // a work-group takes a block of TB records, reads it coalesced from its source side
-// (AoS: TB*ru contiguous units; DA: one contiguous run of TB*z units per slot) into
-// local memory in ASTA(w) order, and writes it coalesced to the other side.
+// (AoS: TB*ru contiguous units, 16-byte loads when aligned; DA: one contiguous run of
+// TB*z units per slot) into local memory, and writes it coalesced to the other side,
+// one unit per work-item. Local memory holds the AoS side: unit s of the block at
+// s + (pad ? s / ru : 0) (an odd pitch when ru is even, so the column walks of the DA
+// side hit distinct banks). Blocks of many records (the host picks TB so a block fills
+// the local budget) keep many loads in flight between the two barriers.
 // dir 0: AoS src -> DA dst; dir 1: DA src -> AoS dst.
-inline ulong dl_da_run(ulong n, ulong i0, uint w, uint p, uint uni, DL_ST_SPACE const uint* st) {
-  const uint q = p / w;
-  if (uni) return n * q + i0 + (p - q * w);
+// Block position p in ASTA(w) order -> (DA offset, AoS position inside the block).
+inline uint dl_oop_asta(uint p, uint w, dl_div dw, uint ru, uint uni,
+                        DL_ST_SPACE const uint* st, ulong n, ulong i0, ulong* da) {
+  const uint q = dl_udiv(p, dw);  // unit row of the ASTA(w) block
+  if (uni) {
+    const uint k = p - q * w;
+    *da = n * q + i0 + k;
+    return k * ru + q;
+  }
+  // Non-uniform slots: the slot holding unit q (start o, z units) covers block
+  // positions [w*o, w*(o+z)) and DA positions [n*o, n*(o+z)).
   const uint o = DL_START(st, q);
-  return n * o + i0 * DL_SIZE(st, q) + (p - w * o);
+  const uint z = DL_SIZE(st, q);
+  const uint r = p - w * o;
+  const uint k = r / z;
+  *da = n * o + i0 * z + r;
+  return k * ru + o + (r - k * z);
 }
 
-inline void dl_oop_transpose_run(__global const U* restrict src, ulong sbase,
+inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
                                  __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
                                  uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                                 __local U* lds) {
+                                 __local U* lds, uint pad) {
   const ulong nblocks = (n + TB - 1) / TB;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
+  const dl_div dru = dl_div_make(ru);
   for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
     const ulong i0 = b * TB;
     const uint w = (uint)min((ulong)TB, n - i0);
     const uint cnt = w * ru;
+    const dl_div dw = dl_div_make(w);
     if (dir == 0) {
-      for (uint k = lid; k < cnt; k += lsz) lds[k] = src[sbase + i0 * ru + k];
+      const ulong a0 = sbase + i0 * ru;
+      const uint cv = (a0 % DL_V == 0) ? cnt / DL_V : 0;
+      __global const uint4* s4 = (__global const uint4*)(src + a0);
+      for (uint k = lid; k < cv; k += lsz) {
+        dl_vec v;
+        v.v = s4[k];
+        uint s = k * DL_V;
+        uint r = pad ? dl_udiv(s, dru) : 0;
+        uint c = s - r * ru;
+        for (uint j = 0; j < DL_V; ++j) {
+          lds[s + j + (pad ? r : 0)] = v.u[j];
+          if (++c == ru) {
+            c = 0;
+            ++r;
+          }
+        }
+      }
+      for (uint k = cv * DL_V + lid; k < cnt; k += lsz)
+        lds[k + (pad ? dl_udiv(k, dru) : 0)] = src[a0 + k];
     } else {
-      for (uint p = lid; p < cnt; p += lsz) lds[p] = src[sbase + dl_da_run(n, i0, w, p, uni, st)];
+      for (uint p = lid; p < cnt; p += lsz) {
+        ulong da;
+        const uint a = dl_oop_asta(p, w, dw, ru, uni, st, n, i0, &da);
+        lds[a + (pad ? dl_udiv(a, dru) : 0)] = src[sbase + da];
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (dir == 0) {
-      for (uint p = lid; p < cnt; p += lsz)
-        dst[dbase + dl_da_run(n, i0, w, p, uni, st)] = lds[dl_asta_to_aos32(p, w, ru, uni, st)];
+      for (uint p = lid; p < cnt; p += lsz) {
+        ulong da;
+        const uint a = dl_oop_asta(p, w, dw, ru, uni, st, n, i0, &da);
+        dst[dbase + da] = lds[a + (pad ? dl_udiv(a, dru) : 0)];
+      }
     } else {
-      for (uint k = lid; k < cnt; k += lsz)
-        dst[dbase + i0 * ru + k] = lds[dl_aos_to_asta32(k, w, ru, uni, st)];
+      const ulong a0 = dbase + i0 * ru;
+      for (uint k = lid; k < cnt; k += lsz) dst[a0 + k] = lds[k + (pad ? dl_udiv(k, dru) : 0)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
+// Unpadded (the per-record programs of marshal_program_source() size local memory so).
+inline void dl_oop_transpose_run(__global const U* restrict src, ulong sbase,
+                                 __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
+                                 uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
+                                 __local U* lds) {
+  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds, 0);
+}
+
 __kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
                                __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
                                uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                               __local U* lds) {
-  dl_oop_transpose_run(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds);
+                               __local U* lds, uint pad) {
+  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds, pad);
 }

@@ -20,11 +20,16 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
   op.kernel = name;
   op.local = wg;
   if (aos_da) {
-    // Blocks of up to 256 records (runs of 256 z units per slot on the DA side), as many
-    // as fit the local budget.
+    // Blocks as large as the local budget allows (many loads in flight per barrier), at
+    // most 4096 records, and at least two blocks per compute unit when n allows; an odd
+    // local pitch (one unit per record) when ru is even (kernels/copy_map.cl).
+    const std::size_t R = job.rec.size();
+    const bool pad = job.unit >= 4 && job.ru % 2 == 0 && job.ru >= 4;
+    const std::size_t per = R + (pad ? job.unit : 0);
     const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
-    const std::size_t TB =
-        std::max<std::size_t>(1, std::min<std::size_t>(256, budget / job.rec.size()));
+    std::size_t TB = std::max<std::size_t>(1, std::min<std::size_t>(4096, budget / per));
+    const std::size_t want = 2 * job.m.lim.compute_units;
+    while (TB > 64 && (job.n + TB - 1) / TB < want) TB /= 2;
     const std::size_t nblocks = (job.n + TB - 1) / TB;
     op.global = job.groups(nblocks) * wg;
     op.arg(src)
@@ -37,7 +42,8 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
         .arg(cl_uint(from.kind == LayoutKind::AoS ? 0 : 1))
         .arg(job.uni)
         .arg(job.table)
-        .local_arg(TB * job.rec.size());
+        .local_arg((TB * per + 15) / 16 * 16)
+        .arg(cl_uint(pad ? 1 : 0));
   } else {
     const std::size_t units = job.n * job.ru;
     op.global = job.groups((units + wg - 1) / wg) * wg;
