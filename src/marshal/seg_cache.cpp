@@ -78,7 +78,11 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
         SegEntry* e = seg_plan(rec, unit, n, T, dir, s.algorithm, false, &err);
         if (!e->plan->ok) {
           if (requested == Algorithm::Auto) {
-            s.algorithm = Algorithm::Pttwac;
+            // Not Pttwac: its cross-group protocol still gives wrong results on NVIDIA
+            // GPUs (kernels/README.md); out of place is always right.
+            s.algorithm = Algorithm::OutOfPlace;
+            extra = bytes;
+            moved = 4 * bytes;
           } else {
             p.ok = false;
             p.reason = "segmented: the segment table of " + std::to_string(e->plan->cycles) +
@@ -96,7 +100,7 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
         extra = (np * rec.size() / unit + 31) / 32 * 4;
         moved = 2 * np * T * R;
       }
-      if (m) {
+      if (m && s.algorithm != Algorithm::OutOfPlace) {
         const auto st = detail::slot_table(rec, unit, nullptr);
         const auto sc = detail::shift_chunks(st, n, T, dir == 0);
         std::size_t shifted = 0;
