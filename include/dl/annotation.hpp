@@ -57,13 +57,13 @@ class Expr {
 
 /// One annotated buffer argument of a kernel.
 struct BufferAnnotation {
-  std::string name;               // parameter name
-  std::vector<Expr> dims;         // [E1][E2]...: n is their product (see record_count())
+  std::string name;                 // parameter name
+  std::vector<Expr> dims;           // [E1][E2]...: n is their product (see record_count())
   Layout target = Layout::asta(0);  // ASTA with tile 0 = "ASTA with the runtime's T"
-  std::string marshaler;          // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
-  std::string record;             // record name (from the marshaler name or name:rec)
-  bool read_only = false;         // `const`: the kernel never writes it
-  int line = 0, column = 0;       // 1-based position of the name in the source
+  std::string marshaler;            // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
+  std::string record;               // record name (from the marshaler name or name:rec)
+  bool read_only = false;           // `const`: the kernel never writes it
+  int line = 0, column = 0;         // 1-based position of the name in the source
 };
 
 /// All annotations of one kernel.

@@ -45,9 +45,9 @@ cl_uint dlPreferredTile(dl_marshaler marshaler);
  * `to` after the `num_wait` events; `done` (may be NULL) gets an event completing with
  * the conversion. On failure nothing is enqueued and the buffer is untouched. */
 cl_int dlEnqueueMarshal(dl_marshaler marshaler, cl_command_queue queue, cl_mem buffer,
-                        size_t offset, dl_record record, size_t n, const char* from,
-                        const char* to, const char* algorithm, cl_uint num_wait,
-                        const cl_event* wait, cl_event* done);
+                        size_t offset, dl_record record, size_t n, const char* from, const char* to,
+                        const char* algorithm, cl_uint num_wait, const cl_event* wait,
+                        cl_event* done);
 
 /* Extra device bytes and bytes moved (read + written) the conversion would take; returns
  * CL_INVALID_OPERATION when the algorithm cannot take the shape. */

@@ -32,7 +32,17 @@ class LayoutError : public std::runtime_error {
 };
 
 enum class Scalar : std::uint8_t {
-  Char, UChar, Short, UShort, Half, Int, UInt, Float, Long, ULong, Double
+  Char,
+  UChar,
+  Short,
+  UShort,
+  Half,
+  Int,
+  UInt,
+  Float,
+  Long,
+  ULong,
+  Double
 };
 
 std::size_t scalar_size(Scalar s);
@@ -76,8 +86,8 @@ class Record {
   /// Lays fields out with OpenCL C rules (natural alignment, size rounded up to the
   /// record's alignment). `packed` drops all padding; `align` raises the record's
   /// alignment (as __attribute__((aligned(N))) does). Throws LayoutError.
-  static Record make(std::string name, const std::vector<FieldSpec>& fields,
-                     bool packed = false, std::size_t align = 0);
+  static Record make(std::string name, const std::vector<FieldSpec>& fields, bool packed = false,
+                     std::size_t align = 0);
   /// A record given by explicit offsets and total size (as a compiler reports them).
   /// Fields must not overlap and must fit; gaps become padding slots.
   static Record from_layout(std::string name, std::vector<Field> fields, std::size_t size,
@@ -130,10 +140,12 @@ struct Layout {
   std::size_t width(std::size_t n) const;
   /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA).
   bool same_map(const Layout& o, std::size_t n) const { return width(n) == o.width(n); }
-  std::string str() const;  // "AoS", "DA", "ASTA(32)"
+  std::string str() const;                     // "AoS", "DA", "ASTA(32)"
   static Layout parse(std::string_view text);  // inverse of str(); throws LayoutError
 
-  bool operator==(const Layout& o) const { return kind == o.kind && (kind != LayoutKind::ASTA || tile == o.tile); }
+  bool operator==(const Layout& o) const {
+    return kind == o.kind && (kind != LayoutKind::ASTA || tile == o.tile);
+  }
   bool operator!=(const Layout& o) const { return !(*this == o); }
 };
 
@@ -152,12 +164,14 @@ std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::si
                         std::size_t slot);
 
 /// Bytes a buffer of n records takes: n * size() in every layout.
-inline std::size_t buffer_bytes(const Record& r, std::size_t n) { return n * r.size(); }
+inline std::size_t buffer_bytes(const Record& r, std::size_t n) {
+  return n * r.size();
+}
 
 /// The generic converter (the test oracle): copies n records from `src` in layout
 /// `from` to `dst` in layout `to`. `src` and `dst` must not overlap.
-void convert(const Record& r, std::size_t n, const Layout& from, const void* src,
-             const Layout& to, void* dst);
+void convert(const Record& r, std::size_t n, const Layout& from, const void* src, const Layout& to,
+             void* dst);
 
 /// Same, in place (through a temporary).
 void convert_in_place(const Record& r, std::size_t n, const Layout& from, const Layout& to,

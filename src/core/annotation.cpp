@@ -7,7 +7,9 @@
 namespace dl {
 namespace {
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 struct Line {
   int number = 0;
@@ -53,9 +55,12 @@ std::vector<KernelSig> find_kernels(const std::string& b) {
   std::vector<KernelSig> out;
   for (std::size_t i = 0; i < b.size(); ++i) {
     std::size_t kw = 0;
-    if (b.compare(i, 8, "__kernel") == 0) kw = 8;
-    else if (b.compare(i, 6, "kernel") == 0) kw = 6;
-    if (!kw || (i > 0 && is_ident(b[i - 1])) || (i + kw < b.size() && is_ident(b[i + kw]))) continue;
+    if (b.compare(i, 8, "__kernel") == 0)
+      kw = 8;
+    else if (b.compare(i, 6, "kernel") == 0)
+      kw = 6;
+    if (!kw || (i > 0 && is_ident(b[i - 1])) || (i + kw < b.size() && is_ident(b[i + kw])))
+      continue;
     std::size_t open = b.find('(', i + kw);
     if (open == std::string::npos) break;
     // Skip __attribute__((...)) groups between the keyword and the name.
@@ -68,8 +73,10 @@ std::vector<KernelSig> find_kernels(const std::string& b) {
         int depth = 0;
         std::size_t k = p;
         for (; k < b.size(); ++k) {
-          if (b[k] == '(') ++depth;
-          else if (b[k] == ')' && --depth == 0) break;
+          if (b[k] == '(')
+            ++depth;
+          else if (b[k] == ')' && --depth == 0)
+            break;
         }
         head += b.substr(j, at - j);
         j = k + 1;
@@ -91,7 +98,8 @@ std::vector<KernelSig> find_kernels(const std::string& b) {
     std::size_t p = open, start = open + 1;
     for (; p < b.size(); ++p) {
       char c = b[p];
-      if (c == '(' || c == '[') ++depth;
+      if (c == '(' || c == '[')
+        ++depth;
       else if (c == ')' || c == ']') {
         if (--depth == 0) break;
       } else if (c == ',' && depth == 1) {
@@ -159,13 +167,16 @@ class ClauseParser {
       if (b.record.empty()) return error("expected a record name after ':'");
       skip();
     }
-    if (i_ >= t_.size() || t_[i_] != '[') return error("expected '[' with the dimension of '" + name + "'");
+    if (i_ >= t_.size() || t_[i_] != '[')
+      return error("expected '[' with the dimension of '" + name + "'");
     while (i_ < t_.size() && t_[i_] == '[') {
       std::size_t start = ++i_;
       int depth = 1;
       while (i_ < t_.size() && depth) {
-        if (t_[i_] == '[') ++depth;
-        else if (t_[i_] == ']') --depth;
+        if (t_[i_] == '[')
+          ++depth;
+        else if (t_[i_] == ']')
+          --depth;
         if (depth) ++i_;
       }
       if (depth) {
@@ -189,7 +200,8 @@ class ClauseParser {
       std::size_t s = i_;
       while (i_ < t_.size() && (is_ident(t_[i_]) || t_[i_] == '(' || t_[i_] == ')')) ++i_;
       std::string lay(t_.substr(s, i_ - s));
-      if (lay == "ASTA" || lay == "asta") b.target = Layout::asta(0);
+      if (lay == "ASTA" || lay == "asta")
+        b.target = Layout::asta(0);
       else {
         try {
           b.target = Layout::parse(lay);
@@ -226,7 +238,8 @@ class ClauseParser {
     return false;
   }
   bool word(std::string_view w) {
-    if (t_.compare(i_, w.size(), w) == 0 && (i_ + w.size() >= t_.size() || !is_ident(t_[i_ + w.size()])))
+    if (t_.compare(i_, w.size(), w) == 0 &&
+        (i_ + w.size() >= t_.size() || !is_ident(t_[i_ + w.size()])))
       return i_ += w.size(), true;
     return false;
   }
@@ -330,8 +343,9 @@ SourceAnnotations scan_annotations(std::string_view src) {
     bool bad = p.bad;
     for (const auto& b : p.buffers) {
       if (k->param_index(b.name) < 0) {
-        out.diagnostics.push_back({b.line, b.column, true,
-                                   "'" + b.name + "' is not a parameter of kernel '" + sig.name + "'"});
+        out.diagnostics.push_back(
+            {b.line, b.column, true,
+             "'" + b.name + "' is not a parameter of kernel '" + sig.name + "'"});
         bad = true;
       }
       for (const auto& d : b.dims)
@@ -339,7 +353,8 @@ SourceAnnotations scan_annotations(std::string_view src) {
           if (k->param_index(n) < 0) {
             out.diagnostics.push_back({b.line, b.column, true,
                                        "dimension of '" + b.name + "' names '" + n +
-                                           "', which is not a parameter of kernel '" + sig.name + "'"});
+                                           "', which is not a parameter of kernel '" + sig.name +
+                                           "'"});
             bad = true;
           }
     }
@@ -374,10 +389,14 @@ std::string format_clause(const BufferAnnotation& b) {
   std::string s = b.read_only ? "const " : "";
   s += b.name;
   for (const auto& d : b.dims) s += "[" + d.text() + "]";
-  if (b.target.kind == LayoutKind::DA) s += " -> DA";
-  else if (b.target.kind == LayoutKind::AoS) s += " -> AoS";
-  else if (b.target.tile) s += " -> " + b.target.str();
-  else s += " -> ASTA";
+  if (b.target.kind == LayoutKind::DA)
+    s += " -> DA";
+  else if (b.target.kind == LayoutKind::AoS)
+    s += " -> AoS";
+  else if (b.target.tile)
+    s += " -> " + b.target.str();
+  else
+    s += " -> ASTA";
   if (!b.marshaler.empty()) s += " " + b.marshaler;
   return s;
 }

@@ -55,19 +55,26 @@ class Parser {
   NodeP sum() {
     NodeP l = product();
     while (ok()) {
-      if (eat('+')) l = make(Expr::Node::Add, l, product());
-      else if (eat('-')) l = make(Expr::Node::Sub, l, product());
-      else break;
+      if (eat('+'))
+        l = make(Expr::Node::Add, l, product());
+      else if (eat('-'))
+        l = make(Expr::Node::Sub, l, product());
+      else
+        break;
     }
     return l;
   }
   NodeP product() {
     NodeP l = unary();
     while (ok()) {
-      if (eat('*')) l = make(Expr::Node::Mul, l, unary());
-      else if (eat('/')) l = make(Expr::Node::Div, l, unary());
-      else if (eat('%')) l = make(Expr::Node::Mod, l, unary());
-      else break;
+      if (eat('*'))
+        l = make(Expr::Node::Mul, l, unary());
+      else if (eat('/'))
+        l = make(Expr::Node::Div, l, unary());
+      else if (eat('%'))
+        l = make(Expr::Node::Mod, l, unary());
+      else
+        break;
     }
     return l;
   }
@@ -149,7 +156,9 @@ class Parser {
 bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std::string& err) {
   std::int64_t a = 0, b = 0;
   switch (n.kind) {
-    case Expr::Node::Num: out = n.value; return true;
+    case Expr::Node::Num:
+      out = n.value;
+      return true;
     case Expr::Node::Name: {
       std::optional<std::int64_t> v;
       if (env.scalar) v = env.scalar(n.name);
@@ -162,8 +171,10 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
     }
     case Expr::Node::Builtin: {
       auto d = static_cast<std::size_t>(n.value);
-      if (n.name == "global_size") out = static_cast<std::int64_t>(env.global_size[d]);
-      else if (n.name == "num_groups") out = static_cast<std::int64_t>(env.num_groups[d]);
+      if (n.name == "global_size")
+        out = static_cast<std::int64_t>(env.global_size[d]);
+      else if (n.name == "num_groups")
+        out = static_cast<std::int64_t>(env.num_groups[d]);
       else {
         if (env.local_size[d] == 0) {
           err = "local_size(" + std::to_string(d) + ") is not known: the launch gave no local size";
@@ -177,13 +188,20 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
       if (!eval_node(*n.a, env, a, err)) return false;
       out = -a;
       return true;
-    default: break;
+    default:
+      break;
   }
   if (!eval_node(*n.a, env, a, err) || !eval_node(*n.b, env, b, err)) return false;
   switch (n.kind) {
-    case Expr::Node::Add: out = a + b; return true;
-    case Expr::Node::Sub: out = a - b; return true;
-    case Expr::Node::Mul: out = a * b; return true;
+    case Expr::Node::Add:
+      out = a + b;
+      return true;
+    case Expr::Node::Sub:
+      out = a - b;
+      return true;
+    case Expr::Node::Mul:
+      out = a * b;
+      return true;
     case Expr::Node::Div:
     case Expr::Node::Mod:
       if (b == 0) {
@@ -192,7 +210,8 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
       }
       out = n.kind == Expr::Node::Div ? a / b : a % b;
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -209,11 +228,16 @@ void collect_names(const Expr::Node& n, std::vector<std::string>& out) {
 std::string node_cl(const Expr::Node& n) {
   static const char* ops = "??? +-*/%";
   switch (n.kind) {
-    case Expr::Node::Num: return "(long)" + std::to_string(n.value);
-    case Expr::Node::Name: return "(long)(" + n.name + ")";
-    case Expr::Node::Builtin: return "(long)get_" + n.name + "(" + std::to_string(n.value) + ")";
-    case Expr::Node::Neg: return "(-" + node_cl(*n.a) + ")";
-    default: break;
+    case Expr::Node::Num:
+      return "(long)" + std::to_string(n.value);
+    case Expr::Node::Name:
+      return "(long)(" + n.name + ")";
+    case Expr::Node::Builtin:
+      return "(long)get_" + n.name + "(" + std::to_string(n.value) + ")";
+    case Expr::Node::Neg:
+      return "(-" + node_cl(*n.a) + ")";
+    default:
+      break;
   }
   return "(" + node_cl(*n.a) + " " + ops[n.kind] + " " + node_cl(*n.b) + ")";
 }
@@ -261,6 +285,8 @@ std::vector<std::string> Expr::names() const {
   return out;
 }
 
-std::string Expr::to_cl() const { return root_ ? node_cl(*root_) : "0"; }
+std::string Expr::to_cl() const {
+  return root_ ? node_cl(*root_) : "0";
+}
 
 }  // namespace dl

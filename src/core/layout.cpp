@@ -17,10 +17,10 @@ struct ScalarInfo {
 };
 
 constexpr ScalarInfo kScalars[] = {
-    {Scalar::Char, "char", 1},   {Scalar::UChar, "uchar", 1},   {Scalar::Short, "short", 2},
-    {Scalar::UShort, "ushort", 2}, {Scalar::Half, "half", 2},   {Scalar::Int, "int", 4},
-    {Scalar::UInt, "uint", 4},   {Scalar::Float, "float", 4},   {Scalar::Long, "long", 8},
-    {Scalar::ULong, "ulong", 8}, {Scalar::Double, "double", 8},
+    {Scalar::Char, "char", 1},     {Scalar::UChar, "uchar", 1},   {Scalar::Short, "short", 2},
+    {Scalar::UShort, "ushort", 2}, {Scalar::Half, "half", 2},     {Scalar::Int, "int", 4},
+    {Scalar::UInt, "uint", 4},     {Scalar::Float, "float", 4},   {Scalar::Long, "long", 8},
+    {Scalar::ULong, "ulong", 8},   {Scalar::Double, "double", 8},
 };
 
 struct Alias {
@@ -28,19 +28,30 @@ struct Alias {
   Scalar s;
 };
 constexpr Alias kAliases[] = {
-    {"signed char", Scalar::Char},       {"unsigned char", Scalar::UChar},
-    {"unsigned short", Scalar::UShort},  {"unsigned int", Scalar::UInt},
-    {"unsigned", Scalar::UInt},          {"unsigned long", Scalar::ULong},
-    {"int8_t", Scalar::Char},            {"uint8_t", Scalar::UChar},
-    {"int16_t", Scalar::Short},          {"uint16_t", Scalar::UShort},
-    {"int32_t", Scalar::Int},            {"uint32_t", Scalar::UInt},
-    {"int64_t", Scalar::Long},           {"uint64_t", Scalar::ULong},
+    {"signed char", Scalar::Char},
+    {"unsigned char", Scalar::UChar},
+    {"unsigned short", Scalar::UShort},
+    {"unsigned int", Scalar::UInt},
+    {"unsigned", Scalar::UInt},
+    {"unsigned long", Scalar::ULong},
+    {"int8_t", Scalar::Char},
+    {"uint8_t", Scalar::UChar},
+    {"int16_t", Scalar::Short},
+    {"uint16_t", Scalar::UShort},
+    {"int32_t", Scalar::Int},
+    {"uint32_t", Scalar::UInt},
+    {"int64_t", Scalar::Long},
+    {"uint64_t", Scalar::ULong},
     {"bool", Scalar::UChar},
 };
 
-bool is_pow2(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool is_pow2(std::size_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
-std::size_t vector_storage(unsigned width) { return width == 3 ? 4 : width; }
+std::size_t vector_storage(unsigned width) {
+  return width == 3 ? 4 : width;
+}
 
 void check_vector_width(unsigned w, const std::string& field) {
   if (w != 1 && w != 2 && w != 3 && w != 4 && w != 8 && w != 16)
@@ -48,7 +59,9 @@ void check_vector_width(unsigned w, const std::string& field) {
                       " is not one of 1, 2, 3, 4, 8, 16");
 }
 
-std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+std::size_t round_up(std::size_t v, std::size_t a) {
+  return (v + a - 1) / a * a;
+}
 
 }  // namespace
 
@@ -171,7 +184,7 @@ void Record::finish() {
   unit_ = 0;
   for (const auto& s : slots_) unit_ |= s.offset | s.size;
   unit_ |= size_;
-  unit_ &= ~unit_ + 1;  // lowest set bit
+  unit_ &= ~unit_ + 1;         // lowest set bit
   if (unit_ > 16) unit_ = 16;  // kernels move at most 16 bytes (uint4) per unit
 }
 
@@ -256,18 +269,24 @@ std::string Record::to_cl() const {
 
 std::size_t Layout::width(std::size_t n) const {
   switch (kind) {
-    case LayoutKind::AoS: return 1;
-    case LayoutKind::DA: return n ? n : 1;
-    case LayoutKind::ASTA: return tile;
+    case LayoutKind::AoS:
+      return 1;
+    case LayoutKind::DA:
+      return n ? n : 1;
+    case LayoutKind::ASTA:
+      return tile;
   }
   return 1;
 }
 
 std::string Layout::str() const {
   switch (kind) {
-    case LayoutKind::AoS: return "AoS";
-    case LayoutKind::DA: return "DA";
-    case LayoutKind::ASTA: return "ASTA(" + std::to_string(tile) + ")";
+    case LayoutKind::AoS:
+      return "AoS";
+    case LayoutKind::DA:
+      return "DA";
+    case LayoutKind::ASTA:
+      return "ASTA(" + std::to_string(tile) + ")";
   }
   return "?";
 }
@@ -293,8 +312,8 @@ std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::si
   return tiled_offset(l.width(n), n, r.size(), i, s.offset, s.size);
 }
 
-void convert(const Record& r, std::size_t n, const Layout& from, const void* src,
-             const Layout& to, void* dst) {
+void convert(const Record& r, std::size_t n, const Layout& from, const void* src, const Layout& to,
+             void* dst) {
   const auto* in = static_cast<const unsigned char*>(src);
   auto* out = static_cast<unsigned char*>(dst);
   const std::size_t wf = from.width(n), wt = to.width(n), R = r.size();

@@ -3,6 +3,7 @@
 // run report must show the marshals each hook semantic implies.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -10,7 +11,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 

@@ -103,13 +103,14 @@ __kernel __attribute__((reqd_work_group_size(64,1,1))) void k(__global float *a,
 }
 
 TEST(Annotation, MalformedIsDiagnosedAndDropped) {
-  const char* src = "//DL: AoS: f[global_size(0]\n__kernel void a(__global float* f) {}\n"
-                    "//DL: AoS: q[4]\n__kernel void b(__global float* f) {}\n"
-                    "//DL: SoA: f[4]\n__kernel void c(__global float* f) {}\n"
-                    "//DL: AoS: f[n]\n__kernel void d(__global float* f) {}\n"
-                    "//DL: AoS: f[4] WHATEVER\n__kernel void e(__global float* f) {}\n"
-                    "//DL: record r 3 4 float:x@0\n"
-                    "//DL: AoS: f[8]\n";
+  const char* src =
+      "//DL: AoS: f[global_size(0]\n__kernel void a(__global float* f) {}\n"
+      "//DL: AoS: q[4]\n__kernel void b(__global float* f) {}\n"
+      "//DL: SoA: f[4]\n__kernel void c(__global float* f) {}\n"
+      "//DL: AoS: f[n]\n__kernel void d(__global float* f) {}\n"
+      "//DL: AoS: f[4] WHATEVER\n__kernel void e(__global float* f) {}\n"
+      "//DL: record r 3 4 float:x@0\n"
+      "//DL: AoS: f[8]\n";
   auto s = dl::scan_annotations(src);
   EXPECT_TRUE(s.kernels.empty());
   ASSERT_GE(s.diagnostics.size(), 7u);

@@ -21,10 +21,11 @@ void expect_bijection(std::uint64_t count, F f, const char* what) {
 
 std::vector<dl::Record> shapes() {
   using dl::Scalar;
-  return {dl::Record::uniform("u1", Scalar::Float, 1), dl::Record::uniform("u5", Scalar::Float, 5),
-          dl::Record::make("mix", {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Double}}),
-          dl::Record::make("vec", {{"p", Scalar::Float, 4}, {"m", Scalar::Float}, {"i", Scalar::Int}}),
-          dl::Record::make("arr", {{"s", Scalar::Short, 1, 3}, {"l", Scalar::Long}})};
+  return {
+      dl::Record::uniform("u1", Scalar::Float, 1), dl::Record::uniform("u5", Scalar::Float, 5),
+      dl::Record::make("mix", {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Double}}),
+      dl::Record::make("vec", {{"p", Scalar::Float, 4}, {"m", Scalar::Float}, {"i", Scalar::Int}}),
+      dl::Record::make("arr", {{"s", Scalar::Short, 1, 3}, {"l", Scalar::Long}})};
 }
 
 }  // namespace
@@ -32,7 +33,8 @@ std::vector<dl::Record> shapes() {
 TEST(Cycles, TransposeIsBijectionAndInverse) {
   for (std::uint64_t M = 1; M <= 9; ++M)
     for (std::uint64_t N = 1; N <= 17; ++N) {
-      expect_bijection(M * N, [&](std::uint64_t k) { return dl::transpose_next(k, M, N); }, "transpose");
+      expect_bijection(
+          M * N, [&](std::uint64_t k) { return dl::transpose_next(k, M, N); }, "transpose");
       for (std::uint64_t k = 0; k < M * N; ++k) {
         ASSERT_EQ(dl::transpose_prev(dl::transpose_next(k, M, N), M, N), k);
         // Element (i, j) of row-major M x N lands at (j, i) of N x M.
@@ -54,7 +56,8 @@ TEST(Cycles, InTileUnitPermutations) {
     dl::SlotTable t(r);
     for (std::uint64_t w = 1; w <= 33; ++w) {
       const std::uint64_t count = w * t.units();
-      expect_bijection(count, [&](std::uint64_t p) { return dl::aos_to_asta_unit(p, w, t); }, r.name().c_str());
+      expect_bijection(
+          count, [&](std::uint64_t p) { return dl::aos_to_asta_unit(p, w, t); }, r.name().c_str());
       for (std::uint64_t p = 0; p < count; ++p)
         ASSERT_EQ(dl::asta_to_aos_unit(dl::aos_to_asta_unit(p, w, t), w, t), p);
     }
@@ -66,7 +69,8 @@ TEST(Cycles, TileLevelPermutations) {
     dl::SlotTable t(r);
     for (std::uint64_t np = 1; np <= 40; ++np) {
       const std::uint64_t count = np * t.units();
-      expect_bijection(count, [&](std::uint64_t p) { return dl::da_to_asta_tile(p, np, t); }, r.name().c_str());
+      expect_bijection(
+          count, [&](std::uint64_t p) { return dl::da_to_asta_tile(p, np, t); }, r.name().c_str());
       for (std::uint64_t p = 0; p < count; ++p)
         ASSERT_EQ(dl::asta_to_da_tile(dl::da_to_asta_tile(p, np, t), np, t), p);
     }
@@ -85,7 +89,8 @@ TEST(Cycles, AgreeWithLayoutMaps) {
         std::size_t asta = dl::slot_offset(r, n, dl::Layout::asta(T), i, s) / u;
         std::size_t da = dl::slot_offset(r, n, dl::Layout::da(), i, s) / u;
         const std::uint64_t tile_units = T * t.units();
-        ASSERT_EQ(dl::aos_to_asta_unit(aos % tile_units, T, t) + (aos / tile_units) * tile_units, asta);
+        ASSERT_EQ(dl::aos_to_asta_unit(aos % tile_units, T, t) + (aos / tile_units) * tile_units,
+                  asta);
         // DA -> ASTA moves whole minitiles of T units.
         ASSERT_EQ(dl::da_to_asta_tile(da / T, np, t) * T + da % T, asta);
       }

@@ -13,7 +13,8 @@ using dl::Record;
 using dl::Scalar;
 
 TEST(Record, OpenClStructRules) {
-  Record r = Record::make("foo", {{"a", Scalar::Char}, {"d", Scalar::Double}, {"s", Scalar::Short}});
+  Record r =
+      Record::make("foo", {{"a", Scalar::Char}, {"d", Scalar::Double}, {"s", Scalar::Short}});
   EXPECT_EQ(r.fields()[1].offset, 8u);
   EXPECT_EQ(r.fields()[2].offset, 16u);
   EXPECT_EQ(r.size(), 24u);
@@ -30,8 +31,10 @@ TEST(Record, OpenClStructRules) {
 }
 
 TEST(Record, VectorsArraysAndPacking) {
-  Record r = Record::make("p", {{"pos", Scalar::Float, 4}, {"vel", Scalar::Float, 3},
-                                {"mass", Scalar::Float}, {"id", Scalar::Int}});
+  Record r = Record::make("p", {{"pos", Scalar::Float, 4},
+                                {"vel", Scalar::Float, 3},
+                                {"mass", Scalar::Float},
+                                {"id", Scalar::Int}});
   EXPECT_EQ(r.fields()[1].offset, 16u);  // float3 takes 16 bytes
   EXPECT_EQ(r.size(), 48u);
   EXPECT_EQ(r.align(), 16u);
@@ -47,8 +50,10 @@ TEST(Record, VectorsArraysAndPacking) {
 }
 
 TEST(Record, DescribeParsesBack) {
-  Record r = Record::make("mix", {{"a", Scalar::UChar}, {"b", Scalar::Short, 1, 3},
-                                  {"c", Scalar::Double}, {"d", Scalar::Float, 2}});
+  Record r = Record::make("mix", {{"a", Scalar::UChar},
+                                  {"b", Scalar::Short, 1, 3},
+                                  {"c", Scalar::Double},
+                                  {"d", Scalar::Float, 2}});
   Record back = Record::parse(r.describe());
   EXPECT_EQ(back.describe(), r.describe());
   EXPECT_EQ(back.size(), r.size());
@@ -69,10 +74,12 @@ TEST(Layout, ParseAndPrint) {
 
 // Every layout map is a bijection of the buffer's bytes.
 TEST(Layout, MapsAreBijections) {
-  Record r = Record::make("m", {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Short, 1, 2},
-                                {"d", Scalar::Double}});
+  Record r = Record::make(
+      "m",
+      {{"a", Scalar::Char}, {"b", Scalar::Int}, {"c", Scalar::Short, 1, 2}, {"d", Scalar::Double}});
   for (std::size_t n : {1u, 2u, 7u, 16u, 33u}) {
-    for (Layout l : {Layout::aos(), Layout::da(), Layout::asta(2), Layout::asta(4), Layout::asta(16)}) {
+    for (Layout l :
+         {Layout::aos(), Layout::da(), Layout::asta(2), Layout::asta(4), Layout::asta(16)}) {
       std::vector<int> hit(n * r.size(), 0);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t s = 0; s < r.slots().size(); ++s) {
