@@ -135,4 +135,22 @@ double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_
   return ms;
 }
 
+double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src, cl_mem dst,
+                  const dl::Record& rec, std::size_t n, const dl::Layout& from,
+                  const dl::Layout& to, dl::MarshalResult* result) {
+  cl_event sp = ref.spacer();
+  cl_event done = nullptr;
+  *result = m.enqueue_copy(d.queue, src, 0, dst, 0, rec, n, from, to, 0, nullptr, &done);
+  if (result->status != CL_SUCCESS) {
+    clWaitForEvents(1, &sp);
+    clReleaseEvent(sp);
+    return -1;
+  }
+  dlb::check(clWaitForEvents(1, &done), "clWaitForEvents(copy)");
+  const double ms = spaced_ms(sp, done);
+  clReleaseEvent(sp);
+  clReleaseEvent(done);
+  return ms;
+}
+
 }  // namespace dlbm

@@ -43,5 +43,10 @@ class Reference {
 double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem buf,
                      const dl::Record& rec, std::size_t n, const dl::Layout& from,
                      const dl::Layout& to, dl::Algorithm alg, dl::MarshalResult* result);
+/// Times the out-of-place tiled transpose src (layout `from`) -> dst (layout `to`)
+/// (Marshaler::enqueue_copy), after a spacer; -1 if it could not be enqueued.
+double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src, cl_mem dst,
+                  const dl::Record& rec, std::size_t n, const dl::Layout& from,
+                  const dl::Layout& to, dl::MarshalResult* result);
 
 }  // namespace dlbm
