@@ -83,12 +83,15 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SP
       uint stop = flag;                                                                          \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
       if (stop) continue;                                                                        \
-      /* Every lane re-checks after its OWN load (fence, then an atomic read at device */      \
-      /* scope): a barrier orders only inside the group, so a re-check by lane 0 alone */       \
-      /* does not cover another lane's load still in flight (wrong results on GPUs).  */        \
+      /* Every lane re-checks after its OWN load: a barrier orders only inside the     */      \
+      /* group. A fence alone does not keep the flag read from being performed before  */      \
+      /* the data load is served (they go to different L2 slices): the flag address    */      \
+      /* depends on the loaded value (through a term that is always 0 but opaque to    */      \
+      /* the compiler), so the read cannot issue before the data has arrived.          */      \
       LT v = buf[base + i * lanes + lane];                                                       \
       mem_fence(CLK_GLOBAL_MEM_FENCE);                                                           \
-      const uint late = atomic_or(&flags[i >> 5], 0u) & (1u << (i & 31));                        \
+      const uint dep = ((const uchar*)&v)[0] & (uint)(count >> 63);                              \
+      const uint late = atomic_or(&flags[(i >> 5) + dep], 0u) & (1u << (i & 31));                \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
       if (late) flag = 1u;                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
