@@ -91,8 +91,26 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
         dst[dbase + da] = lds[a + (pad ? dl_udiv(a, dru) : 0)];
       }
     } else {
+      // 16-byte stores of the AoS block, as the AoS side is loaded for dir 0.
       const ulong a0 = dbase + i0 * ru;
-      for (uint k = lid; k < cnt; k += lsz) dst[a0 + k] = lds[k + (pad ? dl_udiv(k, dru) : 0)];
+      const uint cv = (a0 % DL_V == 0) ? cnt / DL_V : 0;
+      __global uint4* d4 = (__global uint4*)(dst + a0);
+      for (uint k = lid; k < cv; k += lsz) {
+        dl_vec v;
+        uint s = k * DL_V;
+        uint r = pad ? dl_udiv(s, dru) : 0;
+        uint c = s - r * ru;
+        for (uint j = 0; j < DL_V; ++j) {
+          v.u[j] = lds[s + j + (pad ? r : 0)];
+          if (++c == ru) {
+            c = 0;
+            ++r;
+          }
+        }
+        d4[k] = v.v;
+      }
+      for (uint k = cv * DL_V + lid; k < cnt; k += lsz)
+        dst[a0 + k] = lds[k + (pad ? dl_udiv(k, dru) : 0)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
