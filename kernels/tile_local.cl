@@ -8,17 +8,10 @@
 // compute unit covers any n. The last tile holds m = n % T records and is permuted with
 // width m (it is a mini-DA of m records).
 //
-// Local layout: with `pad`, source unit s of a tile sits at s + s / row, row = ru (AoS
-// source, dir 0) or the tile width (ASTA source, dir 1), and a tile takes
-// tu + (dir 0 ? T : ru) units: the store phase reads the source along columns (stride ru
-// or w), which an odd pitch spreads over all local-memory banks. Divisions by run-time
-// values use dl_udiv (a multiply-high by a reciprocal: exact for x, d <= 2^16, which
-// local-memory positions satisfy).
+// Divisions by run-time values use dl_udiv (a multiply-high by a reciprocal: exact for
+// x, d <= 2^16, which local-memory positions satisfy).
 //
 // dir 0: AoS -> ASTA(T); dir 1: ASTA(T) -> AoS.
-#ifndef DL_TL_SCALAR
-#define DL_TL_SCALAR 0
-#endif
 
 // Source position inside a tile of width w for output position p.
 inline uint dl_tl_srcpos(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint dir, uint uni,
@@ -40,9 +33,9 @@ inline uint dl_tl_srcpos(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint di
   return w * o + k * DL_SIZE(st, q) + (q - o);
 }
 
-inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
+inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
                               uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                              __local uint4* lds4, uint pad) {
+                              __local uint4* lds4) {
   __local U* lds = (__local U*)lds4;
   const uint tu = T * ru;
   const ulong full = n / T;
@@ -53,8 +46,6 @@ inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   const dl_div dtu = dl_div_make(tu), dT = dl_div_make(T), dru = dl_div_make(ru);
   const dl_div dm = dl_div_make(m ? m : 1);
-  // Padded tile stride in local memory.
-  const uint ptu = tu + (pad ? (dir == 0 ? T : ru) : 0);
   for (ulong g = get_group_id(0); g < groups; g += get_num_groups(0)) {
     const ulong t0 = g * G;
     const ulong u0 = t0 * tu;
@@ -65,51 +56,9 @@ inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint
     // 16-byte loads when the group's bytes start on a 16-byte boundary.
     const uint cv = ((base + u0) % DL_V == 0) ? cnt / DL_V : 0;
     __global uint4* p4 = (__global uint4*)p;
-    if (!pad) {
-      for (uint k = lid; k < cv; k += lsz) lds4[k] = p4[k];
-      for (uint k = cv * DL_V + lid; k < cnt; k += lsz) lds[k] = p[k];
-    } else {
-      for (uint k = lid; k < cv; k += lsz) {
-        dl_vec v;
-        v.v = p4[k];
-        uint u = k * DL_V;
-        uint tl = dl_udiv(u, dtu);
-        uint s = u - tl * tu;
-        for (uint j = 0; j < DL_V; ++j) {
-          const uint w = tl == ltl ? lastw : T;
-          const uint r = dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, w == T ? dT : dm);
-          lds[tl * ptu + s + r] = v.u[j];
-          if (++s == tu) {
-            s = 0;
-            ++tl;
-          }
-        }
-      }
-      for (uint k = cv * DL_V + lid; k < cnt; k += lsz) {
-        const uint tl = dl_udiv(k, dtu);
-        const uint s = k - tl * tu;
-        const uint w = tl == ltl ? lastw : T;
-        const uint r = dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, w == T ? dT : dm);
-        lds[tl * ptu + s + r] = p[k];
-      }
-    }
+    for (uint k = lid; k < cv; k += lsz) lds4[k] = p4[k];
+    for (uint k = cv * DL_V + lid; k < cnt; k += lsz) lds[k] = p[k];
     barrier(CLK_LOCAL_MEM_FENCE);
-#if DL_UNIT_BYTES >= 4
-    if (DL_TL_SCALAR)  // one unit per work-item (measured slower on the H100: off)
-    // One unit per work-item: a warp's stores are contiguous, and its local reads walk
-    // a column of the source (consecutive rows), conflict-free with the odd pitch.
-    for (uint k = lid; k < cnt; k += lsz) {
-      const uint tl = dl_udiv(k, dtu);
-      const uint pp = k - tl * tu;
-      const uint w = tl == ltl ? lastw : T;
-      const dl_div dw = w == T ? dT : dm;
-      const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
-      const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
-      p[k] = lds[tl * ptu + s + r];
-    }
-    else
-#endif
-    {
     // DL_V gathered units per work-item, 16-byte stores.
     for (uint k = lid; k < cv; k += lsz) {
       dl_vec v;
@@ -118,10 +67,7 @@ inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint
         const uint tl = dl_udiv(u, dtu);
         const uint pp = u - tl * tu;
         const uint w = tl == ltl ? lastw : T;
-        const dl_div dw = w == T ? dT : dm;
-        const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
-        const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
-        v.u[j] = lds[tl * ptu + s + r];
+        v.u[j] = lds[tl * tu + dl_tl_srcpos(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
       }
       p4[k] = v.v;
     }
@@ -129,25 +75,15 @@ inline void dl_tile_local_pad(__global U* buf, ulong base, ulong n, uint T, uint
       const uint tl = dl_udiv(k, dtu);
       const uint pp = k - tl * tu;
       const uint w = tl == ltl ? lastw : T;
-      const dl_div dw = w == T ? dT : dm;
-      const uint s = dl_tl_srcpos(pp, w, dw, ru, dru, dir, uni, st);
-      const uint r = pad ? (dir == 0 ? dl_udiv(s, dru) : dl_udiv(s, dw)) : 0;
-      p[k] = lds[tl * ptu + s + r];
-    }
+      p[k] = lds[tl * tu + dl_tl_srcpos(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
-// Unpadded (the per-record programs of marshal_program_source() size local memory so).
-inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
-                              uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                              __local uint4* lds4) {
-  dl_tile_local_pad(buf, base, n, T, ru, G, dir, uni, st, lds4, 0);
-}
 
 __kernel void dl_tile_local(__global U* buf, ulong base, ulong n, uint T, uint ru, uint G,
                             uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                            __local uint4* lds4, uint pad) {
-  dl_tile_local_pad(buf, base, n, T, ru, G, dir, uni, st, lds4, pad);
+                            __local uint4* lds4) {
+  dl_tile_local_run(buf, base, n, T, ru, G, dir, uni, st, lds4);
 }

@@ -20,24 +20,10 @@ cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err) {
   std::size_t G = tile_bytes <= budget ? budget / tile_bytes : 1;
   // Enough groups to keep every compute unit busy (two per unit) before packing tiles.
   G = std::min(G, std::max<std::size_t>(1, ntiles / (2 * job.m.lim.compute_units)));
-  // Odd local pitch (kernels/tile_local.cl) for units of 4 bytes or more when the padded
-  // tiles still fit: one unit per row of the source (a record for AoS -> ASTA, a row of
-  // w units for ASTA -> AoS), skipped when that row is odd already.
-  const std::size_t row = to_tiled ? job.ru : w;
-  const std::size_t extra_units = to_tiled ? w : job.ru;
-  // Off: measured on the H100 (256 MiB), the scalar padded fill costs more than the
-  // bank conflicts it removes (S32 AoS -> ASTA: 80% of copy padded, 87% unpadded at
-  // T = 16, 32). Kept in the kernel (`pad`) for other devices.
-  (void)row;
-  bool pad = false;
-  std::size_t lds = (G * tile_bytes + 15) / 16 * 16;
-  if (pad) {
-    const std::size_t padded = (G * (tile_bytes + extra_units * job.unit) + 15) / 16 * 16;
-    if (padded <= tile_local_limit(job.m.lim))
-      lds = padded;
-    else
-      pad = false;
-  }
+  // Local memory is read with stride ru (AoS -> ASTA) or T (ASTA -> AoS) when gathering,
+  // which conflicts in banks for even strides; an odd (padded) pitch measured slower on
+  // the H100 than the conflicts it removes (its extra index math), so none is used.
+  const std::size_t lds = (G * tile_bytes + 15) / 16 * 16;
 
   cl_kernel k = nullptr;
   cl_int e = job.m.kernel(job.unit, "dl_tile_local", &k, err);
@@ -56,8 +42,7 @@ cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err) {
       .arg(cl_uint(to_tiled ? 0 : 1))
       .arg(job.uni)
       .arg(job.table)
-      .local_arg(lds)
-      .arg(cl_uint(pad ? 1 : 0));
+      .local_arg(lds);
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }
