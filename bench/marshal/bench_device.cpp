@@ -117,12 +117,14 @@ Reference::Copy Reference::copy(std::size_t bytes, int repeats) {
           dlb::median(buffer_spaced)};
 }
 
-double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem buf,
-                     const dl::Record& rec, std::size_t n, const dl::Layout& from,
-                     const dl::Layout& to, dl::Algorithm alg, dl::MarshalResult* result) {
+namespace {
+
+/// Times what `enqueue` puts on the queue after a spacer kernel; -1 if it failed.
+template <class Enqueue>
+double timed_after_spacer(Reference& ref, dl::MarshalResult* result, Enqueue enqueue) {
   cl_event sp = ref.spacer();
   cl_event done = nullptr;
-  *result = m.enqueue(d.queue, buf, 0, rec, n, from, to, alg, 0, nullptr, &done);
+  *result = enqueue(&done);
   if (result->status != CL_SUCCESS) {
     clWaitForEvents(1, &sp);
     clReleaseEvent(sp);
@@ -135,22 +137,22 @@ double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_
   return ms;
 }
 
+}  // namespace
+
+double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem buf,
+                     const dl::Record& rec, std::size_t n, const dl::Layout& from,
+                     const dl::Layout& to, dl::Algorithm alg, dl::MarshalResult* result) {
+  return timed_after_spacer(ref, result, [&](cl_event* done) {
+    return m.enqueue(d.queue, buf, 0, rec, n, from, to, alg, 0, nullptr, done);
+  });
+}
+
 double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src, cl_mem dst,
                   const dl::Record& rec, std::size_t n, const dl::Layout& from,
                   const dl::Layout& to, dl::MarshalResult* result) {
-  cl_event sp = ref.spacer();
-  cl_event done = nullptr;
-  *result = m.enqueue_copy(d.queue, src, 0, dst, 0, rec, n, from, to, 0, nullptr, &done);
-  if (result->status != CL_SUCCESS) {
-    clWaitForEvents(1, &sp);
-    clReleaseEvent(sp);
-    return -1;
-  }
-  dlb::check(clWaitForEvents(1, &done), "clWaitForEvents(copy)");
-  const double ms = spaced_ms(sp, done);
-  clReleaseEvent(sp);
-  clReleaseEvent(done);
-  return ms;
+  return timed_after_spacer(ref, result, [&](cl_event* done) {
+    return m.enqueue_copy(d.queue, src, 0, dst, 0, rec, n, from, to, 0, nullptr, done);
+  });
 }
 
 }  // namespace dlbm
