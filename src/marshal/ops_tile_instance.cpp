@@ -1,15 +1,93 @@
 // PttwacInstance: AoS <-> ASTA(T) by cycle following inside one tile, done bits in local
-// memory (kernels/tile_instance.cl), for tiles larger than local memory.
+// memory (kernels/tile_instance.cl), for tiles larger than local memory. Each instance
+// is cut into chunks of b records (transposed through local memory), then the minitiles
+// of b units are permuted by PTTWAC; this file picks b, the instances per work-group
+// and the local memory sizes.
+#include <algorithm>
+
 #include "marshal_impl.hpp"
 
 namespace dl::detail {
+namespace {
+
+// Must match DL_TI_MAXV / DL_TI_MAXU in kernels/tile_instance.cl.
+constexpr std::size_t kMaxVecBytes = 64;
+std::size_t max_units(std::size_t unit) {
+  return unit >= 4 ? 64 / unit : 16;
+}
+
+struct Chunking {
+  std::size_t b = 1;  // records per chunk (minitile of b units); 1: unit-level
+  bool vec = false;   // minitiles are 16-byte vectors at 16-byte aligned addresses
+};
+
+// Chunk width for an instance of w records starting at byte `start` (relative to the
+// 16-byte aligned buffer): a divisor b of w whose chunk (b*R bytes) fits `cap` bytes
+// of local memory and whose minitile (b units) one work-item can carry. Preference:
+// b < w (b == w is the local transpose alone), 16-byte vectors, 32-byte minitiles (one
+// sector), then 64, 48, 16 bytes, then the widest.
+Chunking pick_chunk(std::size_t w, std::size_t unit, std::size_t R, std::size_t cap,
+                    std::size_t start) {
+  Chunking best;
+  long best_score = -1;
+  for (std::size_t d = 2; d <= w; ++d) {
+    if (w % d || d * R > cap) continue;
+    const std::size_t bytes = d * unit;
+    const bool vec = bytes % 16 == 0 && start % 16 == 0;
+    if (vec ? bytes > kMaxVecBytes : d > max_units(unit)) continue;
+    long score = d < w ? 100000 : 0;
+    if (vec) score += 10000;
+    score += bytes == 32 ? 4000 : bytes == 64 ? 3000 : bytes == 48 ? 2000 : bytes == 16 ? 1000 : 0;
+    score += static_cast<long>(bytes);
+    if (score > best_score) {
+      best_score = score;
+      best.b = d;
+      best.vec = vec;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   const bool to_tiled = step.from.kind == LayoutKind::AoS;
   const Layout& tiled = to_tiled ? step.to : step.from;
   const std::size_t w = tiled.kind == LayoutKind::DA ? job.n : tiled.tile;
-  const std::size_t words = (w * job.ru + 31) / 32;
-  if (words * 4 > job.m.lim.local_mem_bytes) {
+  const std::size_t unit = job.unit, ru = job.ru, R = ru * unit;
+  const std::size_t full = job.n / w, m = job.n % w;
+  const std::size_t local = job.m.lim.local_mem_bytes;
+  const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
+  const std::size_t start = job.base * unit;  // byte offset of the region
+
+  Chunking cf = full ? pick_chunk(w, unit, R, budget, start) : Chunking{};
+  Chunking cm = m ? pick_chunk(m, unit, R, budget, start + full * w * R) : Chunking{};
+  // Full instances per work-group: their range fits the local budget, and there are
+  // still two work-groups per compute unit.
+  std::size_t G = 1;
+  if (full && w * R <= budget) {
+    G = budget / (w * R);
+    G = std::min(G, std::max<std::size_t>(1, full / (2 * job.m.lim.compute_units)));
+  }
+  auto bits_words = [&](std::size_t cnt, std::size_t width, std::size_t b) {
+    return (cnt * (width / b) * ru + 31) / 32;
+  };
+  std::size_t words = 0, stage = 16;
+  auto size_local = [&] {
+    words = std::max(full ? bits_words(G, w, cf.b) : 0, m ? bits_words(1, m, cm.b) : 0);
+    stage = 16;
+    if (cf.b > 1) stage = std::max(stage, std::min(budget, G * w * R));
+    stage = std::max({stage, cf.b * R, cm.b * R});
+    stage = (stage + 15) / 16 * 16;
+  };
+  size_local();
+  if (words * 4 + stage > local) {  // chunks and bits do not fit together: unit level
+    G = 1;
+    cf = Chunking{};
+    cm = Chunking{};
+    size_local();
+  }
+  if (words * 4 + stage > local) {
     *err = "done bits of a " + std::to_string(w) + "-record tile do not fit local memory";
     return CL_INVALID_OPERATION;
   }
@@ -17,20 +95,27 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   cl_int e = job.m.kernel(job.unit, "dl_tile_instance", &k, err);
   if (e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
-  const std::size_t ntiles = (job.n + w - 1) / w;
+  const std::size_t items = (full + G - 1) / G + (m != 0);
   Op op;
   op.kernel = "dl_tile_instance";
   op.local = wg;
-  op.global = job.groups(ntiles) * wg;
+  op.global = job.groups(items) * wg;
   op.arg(job.buffer)
       .arg(cl_ulong(job.base))
       .arg(cl_ulong(job.n))
       .arg(cl_uint(w))
-      .arg(cl_uint(job.ru))
+      .arg(cl_uint(ru))
       .arg(cl_uint(to_tiled ? 0 : 1))
       .arg(job.uni)
       .arg(job.table)
-      .local_arg(words * 4);
+      .arg(cl_uint(G))
+      .arg(cl_uint(cf.b))
+      .arg(cl_uint(cf.vec))
+      .arg(cl_uint(cm.b))
+      .arg(cl_uint(cm.vec))
+      .arg(cl_uint(stage / unit))
+      .local_arg(stage)
+      .local_arg(std::max<std::size_t>(words, 1) * 4);
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }
