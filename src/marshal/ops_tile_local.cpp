@@ -20,9 +20,9 @@ cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err) {
   std::size_t G = tile_bytes <= budget ? budget / tile_bytes : 1;
   // Enough groups to keep every compute unit busy (two per unit) before packing tiles.
   G = std::min(G, std::max<std::size_t>(1, ntiles / (2 * job.m.lim.compute_units)));
-  // Local memory is read with stride ru (AoS -> ASTA) or T (ASTA -> AoS) when gathering,
-  // which conflicts in banks for even strides; an odd (padded) pitch measured slower on
-  // the H100 than the conflicts it removes (its extra index math), so none is used.
+  // Local memory is read with stride ru (AoS -> ASTA) or T (ASTA -> AoS) when gathering;
+  // for strides of 32-byte multiples the kernel XOR-swizzles 16-byte vectors inside each
+  // row (kernels/tile_local.cl) rather than padding: an odd pitch measured slower.
   const std::size_t lds = (G * tile_bytes + 15) / 16 * 16;
 
   cl_kernel k = nullptr;

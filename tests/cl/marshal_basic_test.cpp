@@ -19,6 +19,9 @@ std::vector<dl::Record> records() {
       dl::Record::make("packed", {{"c", Scalar::Char}, {"s", Scalar::Short}, {"x", Scalar::Char}},
                        true),
       dl::Record::uniform("d1", Scalar::Double, 1),
+      dl::Record::uniform("f32", Scalar::Float, 32),  // swizzled local memory (8 vectors)
+      dl::Record::uniform("f8", Scalar::Float, 8),    // swizzled (2 vectors)
+      dl::Record::uniform("d12", Scalar::Double, 12),
   };
 }
 
