@@ -20,11 +20,11 @@
 // last instance is one more item with its own chunk width bm. The work-group's range
 // stays hot in L1/L2 between the steps.
 //
-// Race fix of the paper's scheme: a work-item starting at p may load A[p] after another
-// work-item claimed p and overwrote it. DL re-checks p's done bit after the load (with
-// fences in between) and gives up p if it is set; whoever claimed p then carries the
-// original value on (it read A[p] before writing it), so every minitile is written
-// exactly once, with the right value.
+// Race fix of the paper's scheme: there, a work-item starting at p may load A[p] after
+// another work-item claimed p and overwrote it. DL follows cycles in rounds instead: the
+// start minitiles of a round are read before a barrier, every write of the round comes
+// after it, and a claimed minitile is read and written only by its claimer, so a start
+// always holds its original value (see dl_ti_cycles) and no global fence is needed.
 //
 // dir 0: AoS -> ASTA(T); dir 1: ASTA(T) -> AoS.
 
@@ -111,75 +111,80 @@ inline void dl_ti_chunks(__global U* a, ulong abs, uint units, uint b, uint ru, 
 
 #define DL_TI_BIT(P) (1u << ((P)&31))
 
+// Minitile moves: vectors (V = uint4, minitile at a4 + P*nv, nv vectors) or units
+// (V = U, minitile at a + P*b). Fixed-size private arrays with guarded, unrolled loops
+// stay in registers (the compiler unrolls them).
+#define DL_TI_LOAD(V, MAX, CNT, SRC, v, P)        \
+  for (uint j = 0; j < MAX; ++j) \
+    if (j < CNT) v[j] = SRC[(P) * (CNT) + j];
+#define DL_TI_SWAP(V, MAX, CNT, SRC, v, G)         \
+  for (uint j = 0; j < MAX; ++j) \
+    if (j < CNT) {                                 \
+      const V t_ = SRC[(G) * (CNT) + j];           \
+      SRC[(G) * (CNT) + j] = v[j];                 \
+      v[j] = t_;                                   \
+    }
+
+// Step 2 runs in rounds: in round r, the work-items copy their start minitiles P = r*lsz + lid
+// (those not yet claimed, not fixed points) to their slot of local memory (the chunk
+// staging buffer, free during step 2), barrier, then follow the cycle from P:
+// claim next's done bit (local atomic_or), and if it was free, swap. Every minitile is
+// read and written only by its claimer during a round, and start loads precede the
+// round's writes (barrier), so no global fences are needed: a start that someone else
+// claims in the same round still carries the original value, as its claimer does, and
+// only one of them wins the next bit.
+// Follows the cycle of a start minitile whose value is in the work-item's slot of LDS
+// (CNT elements; SRC: the minitiles in global memory). No barrier inside.
+#define DL_TI_CHAIN(V, MAX, CNT, SRC, LDS)                                 \
+  {                                                                        \
+    V v[MAX];                                                              \
+    DL_TI_LOAD(V, MAX, CNT, LDS, v, lid)                                   \
+    for (;;) {                                                             \
+      const uint g = ib + nx;                                              \
+      if (atomic_or(&done[g >> 5], DL_TI_BIT(g)) & DL_TI_BIT(g)) break;    \
+      DL_TI_SWAP(V, MAX, CNT, SRC, v, g)                                   \
+      pos = nx;                                                            \
+      nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);                \
+    }                                                                      \
+  }
+
 // Step 2 over cnt instances of mpi = T1*ru minitiles of b units each, at a.
-// vec: a minitile is b/DL_V 16-byte vectors at 16-byte aligned addresses.
+// vec: a minitile is b/DL_V 16-byte vectors at 16-byte aligned addresses. lds holds
+// one minitile per work-item.
 inline void dl_ti_cycles(__global U* a, uint cnt, uint b, uint T1, uint ru, uint dir, uint uni,
-                         uint vec, DL_ST_SPACE const uint* st, __local uint* done) {
+                         uint vec, DL_ST_SPACE const uint* st, __local uint* done,
+                         __local uint4* lds) {
+  __local U* ldsu = (__local U*)lds;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   const uint mpi = T1 * ru;
   const uint total = cnt * mpi;
   const dl_div dmpi = dl_div_make(mpi), dT1 = dl_div_make(T1), dru = dl_div_make(ru);
   for (uint k = lid; k < (total + 31) / 32; k += lsz) done[k] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (vec) {
-    const uint nv = b / DL_V;
-    __global uint4* a4 = (__global uint4*)a;
-    for (uint P = lid; P < total; P += lsz) {
-      if (done[P >> 5] & DL_TI_BIT(P)) continue;
-      const uint inst = dl_udiv(P, dmpi);
-      const uint ib = inst * mpi;
-      uint pos = P - ib;
-      uint nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
-      if (nx == pos) continue;  // fixed point: stays
-      uint4 v[DL_TI_MAXV];
-#pragma unroll
-      for (uint j = 0; j < DL_TI_MAXV; ++j)
-        if (j < nv) v[j] = a4[P * nv + j];
-      mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      if (atomic_or(&done[P >> 5], 0u) & DL_TI_BIT(P)) continue;
-      for (;;) {
-        const uint g = ib + nx;
-        if (atomic_or(&done[g >> 5], DL_TI_BIT(g)) & DL_TI_BIT(g)) break;
-        mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < DL_TI_MAXV; ++j)
-          if (j < nv) {
-            const uint4 t = a4[g * nv + j];
-            a4[g * nv + j] = v[j];
-            v[j] = t;
-          }
-        pos = nx;
-        nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
+  __global uint4* a4 = (__global uint4*)a;
+  const uint nv = b / DL_V;
+  for (uint r0 = 0; r0 < total; r0 += lsz) {
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    const uint P = r0 + lid;
+    uint ib = 0, pos = 0, nx = 0;
+    int go = 0;
+    if (P < total && !(done[P >> 5] & DL_TI_BIT(P))) {
+      ib = dl_udiv(P, dmpi) * mpi;
+      pos = P - ib;
+      nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
+      go = nx != pos;
+      if (go) {
+        if (vec)
+          for (uint j = 0; j < nv; ++j) lds[lid * nv + j] = a4[P * nv + j];
+        else
+          for (uint j = 0; j < b; ++j) ldsu[lid * b + j] = a[P * b + j];
       }
     }
-  } else {
-    for (uint P = lid; P < total; P += lsz) {
-      if (done[P >> 5] & DL_TI_BIT(P)) continue;
-      const uint inst = dl_udiv(P, dmpi);
-      const uint ib = inst * mpi;
-      uint pos = P - ib;
-      uint nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
-      if (nx == pos) continue;
-      U v[DL_TI_MAXU];
-#pragma unroll
-      for (uint j = 0; j < DL_TI_MAXU; ++j)
-        if (j < b) v[j] = a[P * b + j];
-      mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      if (atomic_or(&done[P >> 5], 0u) & DL_TI_BIT(P)) continue;
-      for (;;) {
-        const uint g = ib + nx;
-        if (atomic_or(&done[g >> 5], DL_TI_BIT(g)) & DL_TI_BIT(g)) break;
-        mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < DL_TI_MAXU; ++j)
-          if (j < b) {
-            const U t = a[g * b + j];
-            a[g * b + j] = v[j];
-            v[j] = t;
-          }
-        pos = nx;
-        nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
-      }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (go) {
+      if (vec)
+        DL_TI_CHAIN(uint4, DL_TI_MAXV, nv, a4, lds)
+      else
+        DL_TI_CHAIN(U, DL_TI_MAXU, b, a, ldsu)
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -187,12 +192,13 @@ inline void dl_ti_cycles(__global U* a, uint cnt, uint b, uint T1, uint ru, uint
 
 // G: full instances per work-group; bf, vf: chunk width and vector flag of full
 // instances; bm, vm: those of the partial last instance (m = n % T records, if any);
-// cap: units of `lds`. b == 1 runs the unit-level algorithm (no step 1); wider minitiles
-// than DL_TI_MAXV vectors / DL_TI_MAXU units are the host's to avoid.
+// cap: units of `lds` (at least one chunk, and one minitile per work-item). b == 1 runs
+// the unit-level algorithm (no step 1). Minitiles wider than DL_TI_MAXV vectors or
+// DL_TI_MAXU units are the host's to avoid.
 __kernel void dl_tile_instance(__global U* buf, ulong base, ulong n, uint T, uint ru, uint dir,
                                uint uni, DL_ST_SPACE const uint* restrict st, uint G, uint bf,
-                               uint vf, uint bm, uint vm, uint cap, __local uint4* lds,
-                               __local uint* done) {
+                               uint vf, uint bm, uint vm, uint cap,
+                               __local uint4* lds, __local uint* done) {
   const ulong full = n / T;
   const uint m = (uint)(n - full * T);
   const ulong ngroups = (full + G - 1) / G;
@@ -208,13 +214,13 @@ __kernel void dl_tile_instance(__global U* buf, ulong base, ulong n, uint T, uin
     __global U* a = buf + abs;
     const uint units = cnt * w * ru;
     const uint T1 = w / b;
-    if (dir == 0 && b > 1) {
-      dl_ti_chunks(a, abs, units, b, ru, 0, uni, st, lds, cap);
-      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    }
-    if (T1 > 1) dl_ti_cycles(a, cnt, b, T1, ru, dir, uni, vec, st, done);
-    if (dir == 1 && b > 1) {
-      dl_ti_chunks(a, abs, units, b, ru, 1, uni, st, lds, cap);
+    // dir 0: chunk transposes, then the minitile cycles; dir 1: the reverse.
+    for (uint ph = 0; ph < 2; ++ph) {
+      if ((ph == 0) == (dir == 0)) {
+        if (b > 1) dl_ti_chunks(a, abs, units, b, ru, dir, uni, st, lds, cap);
+      } else if (T1 > 1) {
+        dl_ti_cycles(a, cnt, b, T1, ru, dir, uni, vec, st, done, lds);
+      }
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
   }

@@ -4,6 +4,8 @@
 // of b units are permuted by PTTWAC; this file picks b, the instances per work-group
 // and the local memory sizes.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "marshal_impl.hpp"
 
@@ -16,6 +18,14 @@ std::size_t max_units(std::size_t unit) {
   return unit >= 4 ? 64 / unit : 16;
 }
 
+// Tuning knob for GPU measurements (not an API): DL_PTTWAC_INSTANCE_MINITILE=16|32|48|64
+// prefers that many bytes per minitile (default 32, one sector).
+std::size_t minitile_from_env() {
+  const char* v = std::getenv("DL_PTTWAC_INSTANCE_MINITILE");
+  const long b = v ? std::strtol(v, nullptr, 10) : 0;
+  return b == 16 || b == 32 || b == 48 || b == 64 ? static_cast<std::size_t>(b) : 32;
+}
+
 struct Chunking {
   std::size_t b = 1;  // records per chunk (minitile of b units); 1: unit-level
   bool vec = false;   // minitiles are 16-byte vectors at 16-byte aligned addresses
@@ -25,9 +35,9 @@ struct Chunking {
 // 16-byte aligned buffer): a divisor b of w whose chunk (b*R bytes) fits `cap` bytes
 // of local memory and whose minitile (b units) one work-item can carry. Preference:
 // b < w (b == w is the local transpose alone), 16-byte vectors, 32-byte minitiles (one
-// sector), then 64, 48, 16 bytes, then the widest.
+// sector; `pref` bytes), then 64, 48, 16 bytes, then the widest.
 Chunking pick_chunk(std::size_t w, std::size_t unit, std::size_t R, std::size_t cap,
-                    std::size_t start) {
+                    std::size_t start, std::size_t pref) {
   Chunking best;
   long best_score = -1;
   for (std::size_t d = 2; d <= w; ++d) {
@@ -37,7 +47,12 @@ Chunking pick_chunk(std::size_t w, std::size_t unit, std::size_t R, std::size_t 
     if (vec ? bytes > kMaxVecBytes : d > max_units(unit)) continue;
     long score = d < w ? 100000 : 0;
     if (vec) score += 10000;
-    score += bytes == 32 ? 4000 : bytes == 64 ? 3000 : bytes == 48 ? 2000 : bytes == 16 ? 1000 : 0;
+    score += bytes == pref ? 5000
+             : bytes == 32 ? 4000
+             : bytes == 64 ? 3000
+             : bytes == 48 ? 2000
+             : bytes == 16 ? 1000
+                           : 0;
     score += static_cast<long>(bytes);
     if (score > best_score) {
       best_score = score;
@@ -60,8 +75,9 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
   const std::size_t start = job.base * unit;  // byte offset of the region
 
-  Chunking cf = full ? pick_chunk(w, unit, R, budget, start) : Chunking{};
-  Chunking cm = m ? pick_chunk(m, unit, R, budget, start + full * w * R) : Chunking{};
+  const std::size_t pref = minitile_from_env();
+  Chunking cf = full ? pick_chunk(w, unit, R, budget, start, pref) : Chunking{};
+  Chunking cm = m ? pick_chunk(m, unit, R, budget, start + full * w * R, pref) : Chunking{};
   // Full instances per work-group: their range fits the local budget, and there are
   // still two work-groups per compute unit.
   std::size_t G = 1;
@@ -72,10 +88,16 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   auto bits_words = [&](std::size_t cnt, std::size_t width, std::size_t b) {
     return (cnt * (width / b) * ru + 31) / 32;
   };
+  cl_kernel k = nullptr;
+  cl_int e = job.m.kernel(job.unit, "dl_tile_instance", &k, err);
+  if (e != CL_SUCCESS) return e;
+  const std::size_t wg = job.m.work_group(k);
+  // Local memory: the chunk staging buffer (also one start minitile per work-item
+  // during step 2) and the done bits.
   std::size_t words = 0, stage = 16;
   auto size_local = [&] {
     words = std::max(full ? bits_words(G, w, cf.b) : 0, m ? bits_words(1, m, cm.b) : 0);
-    stage = 16;
+    stage = wg * std::max(cf.b, cm.b) * unit;
     if (cf.b > 1) stage = std::max(stage, std::min(budget, G * w * R));
     stage = std::max({stage, cf.b * R, cm.b * R});
     stage = (stage + 15) / 16 * 16;
@@ -91,10 +113,6 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
     *err = "done bits of a " + std::to_string(w) + "-record tile do not fit local memory";
     return CL_INVALID_OPERATION;
   }
-  cl_kernel k = nullptr;
-  cl_int e = job.m.kernel(job.unit, "dl_tile_instance", &k, err);
-  if (e != CL_SUCCESS) return e;
-  const std::size_t wg = job.m.work_group(k);
   const std::size_t items = (full + G - 1) / G + (m != 0);
   Op op;
   op.kernel = "dl_tile_instance";
