@@ -119,15 +119,26 @@ bool Runtime::watched(cl_mem m) {
   return false;
 }
 
-void Runtime::wait_users(cl_mem m, WaitList& wait) {
+void Runtime::wait_users(cl_mem m, cl_command_queue q, WaitList& wait) {
   for (BufferState* x : family(m))
-    for (cl_event e : x->users) wait.add(e);
+    for (std::size_t i = 0; i < x->users.size(); ++i) wait.add(user_event(*x, i, q));
+}
+
+cl_event Runtime::user_event(BufferState& b, std::size_t i, cl_command_queue q) {
+  if (b.users[i] || b.user_queues[i] == q) return b.users[i];
+  // The last command on an in-order queue, recorded without an event: a marker on that
+  // queue completes after it (and everything before it).
+  cl_event marker = nullptr;
+  if (real().clEnqueueMarkerWithWaitList(b.user_queues[i], 0, nullptr, &marker) == CL_SUCCESS)
+    b.users[i] = marker;
+  return b.users[i];
 }
 
 void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q) {
   BufferState* b = buffer(m);
-  if (!b || !b->annotated || !e) return;
-  // On an in-order queue the last command stands for all earlier ones.
+  if (!b || !b->annotated) return;
+  // On an in-order queue the last command stands for all earlier ones, and needs no event
+  // of its own until another queue must wait for it (user_event()).
   if (queue(q).in_order) {
     for (std::size_t i = 0; i < b->users.size(); ++i)
       if (b->user_queues[i] == q) {
@@ -136,13 +147,16 @@ void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q) {
         b->users[i] = e;
         return;
       }
+  } else if (!e) {
+    return;
   }
   if (b->users.size() >= 32) {  // drop completed commands
     std::size_t k = 0;
     for (std::size_t i = 0; i < b->users.size(); ++i) {
-      cl_int st = CL_COMPLETE;
-      real().clGetEventInfo(b->users[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
-                            nullptr);
+      cl_int st = CL_QUEUED;
+      if (b->users[i])
+        real().clGetEventInfo(b->users[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
+                              nullptr);
       if (st == CL_COMPLETE || st < 0) {
         release(b->users[i]);
       } else {
@@ -227,7 +241,7 @@ cl_int clReleaseMemObject(cl_mem memobj) {
           if (refs != 1) return 0;
           cl_command_queue q = b->last_queue;
           WaitList wait(0, nullptr);
-          rt.wait_users(memobj, wait);
+          rt.wait_users(memobj, q, wait);
           rt.ensure_aos(memobj, q, wait, "release of a USE_HOST_PTR buffer");
           // Map and unmap: the implementation copies the bytes back to the host pointer.
           cl_event mapped = nullptr, e = nullptr;

@@ -172,8 +172,11 @@ cl_int run(const Launch& l) {
     WaitList w(l.num_wait, l.wait);
     for (const auto& a : ks.args)
       if (a.mem && rt.watched(a.mem)) rt.ensure_aos(a.mem, l.queue, w, "a kernel launch");
+    // In-order queues need no event to track the buffers' users (Runtime::add_user).
+    const bool in_order = rt.queue(l.queue).in_order;
     EventSlot ev{nullptr, l.event};
-    cl_int st = forward(l, l.kernel, w.size(), w.data(), ev.ptr(watched || profiling));
+    cl_int st =
+        forward(l, l.kernel, w.size(), w.data(), ev.ptr((watched && !in_order) || profiling));
     if (st == CL_SUCCESS) {
       for (const auto& a : ks.args)
         if (a.mem) rt.add_user(a.mem, ev.get(), l.queue);
@@ -255,7 +258,7 @@ cl_int run(const Launch& l) {
     ks.stats->transformed_launches++;
   }
   EventSlot ev{nullptr, l.event};
-  cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(true));
+  cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(!rt.queue(l.queue).in_order || profiling));
   if (st == CL_SUCCESS) {
     for (const auto& a : ks.args)
       if (a.mem) {

@@ -62,7 +62,7 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   std::string build_log;
   if (cl_int st = m->prepare(rec, plan, &build_log); st != CL_SUCCESS)
     return fmt::format("marshaling program failed to build ({}): {}", st, build_log);
-  for (cl_event e : b.users) wait.add(e);
+  for (std::size_t i = 0; i < b.users.size(); ++i) wait.add(user_event(b, i, q));
   cl_event done = nullptr;
   MarshalResult r =
       m->enqueue(q, b.mem, 0, rec, n, from, to, algorithm, wait.size(), wait.data(), &done);

@@ -80,5 +80,25 @@ cl_int clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, siz
   return st;
 }
 
+cl_int clReleaseCommandQueue(cl_command_queue q) {
+  guarded(
+      [&] {
+        cl_uint refs = 0;
+        real().clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
+        if (refs != 1) return 0;
+        // The queue goes away: buffers whose last user was recorded as "the last command of
+        // this in-order queue" get a marker event instead, and the queue is forgotten.
+        Runtime& rt = Runtime::get();
+        std::lock_guard<std::mutex> lock(rt.mutex);
+        for (auto& [mem, b] : rt.buffers)
+          for (std::size_t i = 0; i < b.users.size(); ++i)
+            if (b.user_queues[i] == q) rt.user_event(b, i, nullptr);
+        rt.queues.erase(q);
+        return 0;
+      },
+      0);
+  return real().clReleaseCommandQueue(q);
+}
+
 }  // namespace hook
 }  // namespace dl::rt

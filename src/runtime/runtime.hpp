@@ -107,7 +107,8 @@ struct BufferState {
   std::size_t n = 0;
   Record record;
   bool annotated = false;       // ever bound to an annotated argument: track its users
-  std::vector<cl_event> users;  // commands that touched it since its last marshal
+  std::vector<cl_event> users;  // commands that touched it since its last marshal (nullptr:
+                                // the last command of an in-order queue, no event asked for)
   std::vector<cl_command_queue> user_queues;  // their queues (in-order: the last one only)
   const Record* record_source = nullptr;      // the annotation's record it was marshaled for
   cl_command_queue last_queue = nullptr;
@@ -177,8 +178,12 @@ class Runtime {
   /// marshal failed (the buffer could not be restored; logged).
   bool ensure_aos(cl_mem m, cl_command_queue q, WaitList& wait, const char* why,
                   bool skip_self = false);
-  /// Adds the users of `m` (and overlapping buffers) to `wait`.
-  void wait_users(cl_mem m, WaitList& wait);
+  /// Adds to `wait` what a command on `q` must wait for: the users of `m` (and of
+  /// overlapping buffers).
+  void wait_users(cl_mem m, cl_command_queue q, WaitList& wait);
+  /// The event a command on `q` waits for to follow user i of `b`; nullptr when `q` is that
+  /// user's in-order queue (queue order suffices).
+  cl_event user_event(BufferState& b, std::size_t i, cl_command_queue q);
   /// Records `e`, enqueued on `q`, as a user of `m` (only for buffers that are annotated).
   void add_user(cl_mem m, cl_event e, cl_command_queue q);
   /// Marks `m`'s contents as replaced by a whole-buffer write: AoS without a marshal.
@@ -240,6 +245,7 @@ decltype(::clReleaseMemObject) clReleaseMemObject;
 decltype(::clCreateCommandQueue) clCreateCommandQueue;
 decltype(::clCreateCommandQueueWithProperties) clCreateCommandQueueWithProperties;
 decltype(::clGetCommandQueueInfo) clGetCommandQueueInfo;
+decltype(::clReleaseCommandQueue) clReleaseCommandQueue;
 // launch.cpp
 decltype(::clEnqueueNDRangeKernel) clEnqueueNDRangeKernel;
 decltype(::clEnqueueTask) clEnqueueTask;
