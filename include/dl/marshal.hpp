@@ -67,6 +67,8 @@ struct MarshalOptions {
   /// from the 2% memory bound) and loads in flight per worker.
   std::size_t segment_length = 0;
   std::size_t segment_batch = 4;
+  /// PttwacInstance: preferred bytes per minitile (16, 32, 48 or 64; 0: 32, one sector).
+  std::size_t instance_minitile_bytes = 0;
   /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").
   std::string build_options;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).

@@ -18,14 +18,6 @@ std::size_t max_units(std::size_t unit) {
   return unit >= 4 ? 64 / unit : 16;
 }
 
-// Tuning knob for GPU measurements (not an API): DL_PTTWAC_INSTANCE_MINITILE=16|32|48|64
-// prefers that many bytes per minitile (default 32, one sector).
-std::size_t minitile_from_env() {
-  const char* v = std::getenv("DL_PTTWAC_INSTANCE_MINITILE");
-  const long b = v ? std::strtol(v, nullptr, 10) : 0;
-  return b == 16 || b == 32 || b == 48 || b == 64 ? static_cast<std::size_t>(b) : 32;
-}
-
 struct Chunking {
   std::size_t b = 1;  // records per chunk (minitile of b units); 1: unit-level
   bool vec = false;   // minitiles are 16-byte vectors at 16-byte aligned addresses
@@ -75,7 +67,8 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
   const std::size_t start = job.base * unit;  // byte offset of the region
 
-  const std::size_t pref = minitile_from_env();
+  const std::size_t pref =
+      job.m.opt.instance_minitile_bytes ? job.m.opt.instance_minitile_bytes : 32;
   Chunking cf = full ? pick_chunk(w, unit, R, budget, start, pref) : Chunking{};
   Chunking cm = m ? pick_chunk(m, unit, R, budget, start + full * w * R, pref) : Chunking{};
   // Full instances per work-group: their range fits the local budget, and there are
