@@ -24,19 +24,19 @@
 #include <thread>
 #include <vector>
 
-#define API_LIST(X)                                                                          \
-  X(clGetPlatformIDs)                                                                        \
-  X(clGetDeviceIDs)                                                                          \
-  X(clCreateContext)                                                                         \
-  X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource) X(clBuildProgram)       \
-      X(clGetProgramBuildInfo) X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer)         \
-          X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)              \
-              X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)      \
-                  X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)    \
-                      X(clFinish) X(clWaitForEvents) X(clReleaseEvent) X(clReleaseMemObject) \
-                          X(clReleaseKernel) X(clReleaseProgram) X(clReleaseCommandQueue)    \
-                              X(clReleaseContext) X(clCompileProgram) X(clLinkProgram)       \
-                                  X(clCloneKernel)
+#define API_LIST(X)                                                                           \
+  X(clGetPlatformIDs)                                                                         \
+  X(clGetDeviceIDs)                                                                           \
+  X(clCreateContext)                                                                          \
+  X(clCreateCommandQueueWithProperties)                                                       \
+  X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo) X(clCreateKernel)   \
+      X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel)      \
+          X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect)           \
+              X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer) X(clEnqueueMapBuffer)             \
+                  X(clEnqueueUnmapMemObject) X(clFinish) X(clWaitForEvents) X(clReleaseEvent) \
+                      X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)            \
+                          X(clReleaseCommandQueue) X(clReleaseContext) X(clCompileProgram)    \
+                              X(clLinkProgram) X(clCloneKernel)
 
 struct Api {
 #define X(name) decltype(&::name) name = nullptr;
@@ -331,6 +331,29 @@ void out_of_order(Ctx& c) {  // out-of-order queue, events, non-blocking reads
   cl.clReleaseCommandQueue(q);
 }
 
+void two_queues(Ctx& c) {  // one buffer used from two in-order queues, ordered by events
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q2 = cl.clCreateCommandQueueWithProperties(c.context, c.device, nullptr, &err);
+  CHECK(err);
+  auto v = make_particles(N, 12);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  cl_event e1 = nullptr, e2 = nullptr;
+  step(c, k, m, N, 0.01f);  // DL asks no event of these in-order launches
+  step(c, k, m, N, 0.02f, c.queue, 0, nullptr, &e1);
+  step(c, k, m, N, 0.03f, q2, 1, &e1, nullptr);  // same layout, other queue
+  step(c, k, m, N, 0.04f, q2, 0, nullptr, &e2);
+  cl.clReleaseCommandQueue(q2);  // its last user is still pending on the device
+  std::vector<Particle> r(N);
+  std::memset(r.data(), 0xA5, sizeof(Particle) * N);
+  CHECK(cl.clEnqueueReadBuffer(c.queue, m, CL_TRUE, 0, N * sizeof(Particle), r.data(), 1, &e2,
+                               nullptr));
+  c.keep(r.data(), N * sizeof(Particle));
+  for (cl_event e : {e1, e2}) cl.clReleaseEvent(e);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
 void threads(Ctx& c) {  // several host threads, each with its kernel, buffer and queue
   constexpr int kThreads = 4;
   std::vector<std::vector<Particle>> res(kThreads, std::vector<Particle>(N));
@@ -406,6 +429,7 @@ const std::map<std::string, std::function<void(Ctx&)>> scenarios = {
     {"two_layouts", two_layouts},
     {"out_of_order", out_of_order},
     {"threads", threads},
+    {"two_queues", two_queues},
     {"errors", errors},
     {"linked", linked},
 };

@@ -141,6 +141,15 @@ TEST_P(Hooks, OutOfOrderQueueNonBlockingReads) {
   EXPECT_EQ(total(r, "transformed_launches"), 3u);
 }
 
+// In-order launches are tracked without events; another queue (and that queue's
+// release) must still order the marshal back after them.
+TEST_P(Hooks, TwoInOrderQueuesOrderedByEvents) {
+  Result r = run("two_queues", GetParam());
+  expect_same("two_queues", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 4u);
+  EXPECT_EQ(total(r, "marshals"), 2u);
+}
+
 TEST_P(Hooks, SeveralHostThreads) {
   Result r = run("threads", GetParam());
   expect_same("threads", r);
