@@ -244,7 +244,7 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
         break;
       default:
         err = CL_INVALID_OPERATION;
-        why = std::string(algorithm_name(s.algorithm)) + " is not implemented";
+        why = std::string(algorithm_name(s.algorithm)) + " cannot run as a plan step";
     }
   }
   if (err != CL_SUCCESS) {
