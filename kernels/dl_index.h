@@ -53,6 +53,30 @@ inline uint dl_udiv(uint x, dl_div v) {
   return q * v.d > x ? q - 1 : q;
 }
 
+// The permutation of a [rows][w] <-> [w][rows] block of units with 32-bit positions and
+// reciprocal divisions (dw = dl_div_make(w), dru = dl_div_make(ru)), rows given by the
+// slot table (a slot of z units is z rows). dir 0: position p of the [q][w] form (ASTA(w)
+// inside one tile; DA over np = w minitiles) -> the [w][q] form (AoS); dir 1: inverse.
+// Used by the barrier-sync gather, PttwacInstance's chunks and minitile cycles, and
+// Segmented's next() (dl::asta_to_aos_unit / dl::da_to_asta_tile on the host).
+inline uint dl_tile_perm32(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint dir, uint uni,
+                           DL_ST_SPACE const uint* st) {
+  if (dir == 0) {
+    const uint q = dl_udiv(p, dw);
+    if (uni) return (p - q * w) * ru + q;
+    const uint o = DL_START(st, q);
+    const uint z = DL_SIZE(st, q);
+    const uint r = p - w * o;
+    const uint k = r / z;
+    return k * ru + o + (r - k * z);
+  }
+  const uint k = dl_udiv(p, dru);
+  const uint q = p - k * ru;
+  if (uni) return q * w + k;
+  const uint o = DL_START(st, q);
+  return w * o + k * DL_SIZE(st, q) + (q - o);
+}
+
 // Inside one tile of w records (32-bit: a tile fits local memory).
 // AoS unit position p -> ASTA(w) unit position (dl::aos_to_asta_unit).
 inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {

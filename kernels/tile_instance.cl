@@ -35,45 +35,7 @@
 #define DL_TI_MAXU 16
 #endif
 
-// Step 2: minitile p of an instance of T1 chunks -> its destination.
-// dir 0: ASTA(b) chunks -> ASTA(w) (dl_asta_to_da_tile); dir 1: the inverse.
-inline uint dl_ti_next(uint p, uint T1, dl_div dT1, uint ru, dl_div dru, uint dir, uint uni,
-                       DL_ST_SPACE const uint* st) {
-  if (dir == 0) {
-    const uint j = dl_udiv(p, dru);
-    const uint q = p - j * ru;
-    if (uni) return q * T1 + j;
-    const uint o = DL_START(st, q);
-    return T1 * o + j * DL_SIZE(st, q) + (q - o);
-  }
-  const uint q = dl_udiv(p, dT1);
-  if (uni) return (p - q * T1) * ru + q;
-  const uint o = DL_START(st, q);
-  const uint z = DL_SIZE(st, q);
-  const uint r = p - T1 * o;
-  const uint j = r / z;
-  return j * ru + o + (r - j * z);
-}
 
-// Step 1: source position, inside a chunk of b records, of output position p.
-// dir 0: output ASTA(b) <- AoS; dir 1: output AoS <- ASTA(b).
-inline uint dl_ti_chunk_src(uint p, uint b, dl_div db, uint ru, dl_div dru, uint dir, uint uni,
-                            DL_ST_SPACE const uint* st) {
-  if (dir == 0) {
-    const uint q = dl_udiv(p, db);
-    if (uni) return (p - q * b) * ru + q;
-    const uint o = DL_START(st, q);
-    const uint z = DL_SIZE(st, q);
-    const uint r = p - b * o;
-    const uint k = r / z;
-    return k * ru + o + (r - k * z);
-  }
-  const uint k = dl_udiv(p, dru);
-  const uint q = p - k * ru;
-  if (uni) return q * b + k;
-  const uint o = DL_START(st, q);
-  return b * o + k * DL_SIZE(st, q) + (q - o);
-}
 
 // Step 1 over `units` units at a (whole chunks of cu = b*ru units), in passes of as many
 // chunks as `cap` units of local memory hold. `abs` is a's unit offset in the buffer.
@@ -97,13 +59,13 @@ inline void dl_ti_chunks(__global U* a, ulong abs, uint units, uint b, uint ru, 
       for (uint j = 0; j < DL_V; ++j) {
         const uint u = k * DL_V + j;
         const uint c = dl_udiv(u, dcu);
-        v.u[j] = lds[c * cu + dl_ti_chunk_src(u - c * cu, b, db, ru, dru, dir, uni, st)];
+        v.u[j] = lds[c * cu + dl_tile_perm32(u - c * cu, b, db, ru, dru, dir, uni, st)];
       }
       p4[k] = v.v;
     }
     for (uint k = cv * DL_V + lid; k < cnt; k += lsz) {
       const uint c = dl_udiv(k, dcu);
-      p[k] = lds[c * cu + dl_ti_chunk_src(k - c * cu, b, db, ru, dru, dir, uni, st)];
+      p[k] = lds[c * cu + dl_tile_perm32(k - c * cu, b, db, ru, dru, dir, uni, st)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -144,7 +106,7 @@ inline void dl_ti_chunks(__global U* a, ulong abs, uint units, uint b, uint ru, 
       if (atomic_or(&done[g >> 5], DL_TI_BIT(g)) & DL_TI_BIT(g)) break;    \
       DL_TI_SWAP(V, MAX, CNT, SRC, v, g)                                   \
       pos = nx;                                                            \
-      nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);                \
+      nx = dl_tile_perm32(pos, T1, dT1, ru, dru, 1 - dir, uni, st);                \
     }                                                                      \
   }
 
@@ -170,7 +132,7 @@ inline void dl_ti_cycles(__global U* a, uint cnt, uint b, uint T1, uint ru, uint
     if (P < total && !(done[P >> 5] & DL_TI_BIT(P))) {
       ib = dl_udiv(P, dmpi) * mpi;
       pos = P - ib;
-      nx = dl_ti_next(pos, T1, dT1, ru, dru, dir, uni, st);
+      nx = dl_tile_perm32(pos, T1, dT1, ru, dru, 1 - dir, uni, st);
       go = nx != pos;
       if (go) {
         if (vec)

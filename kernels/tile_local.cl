@@ -13,25 +13,6 @@
 //
 // dir 0: AoS -> ASTA(T); dir 1: ASTA(T) -> AoS.
 
-// Source position inside a tile of width w for output position p.
-inline uint dl_tl_srcpos(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint dir, uint uni,
-                         DL_ST_SPACE const uint* st) {
-  if (dir == 0) {  // output ASTA(w) position p <- AoS position
-    const uint q = dl_udiv(p, dw);
-    if (uni) return (p - q * w) * ru + q;
-    const uint o = DL_START(st, q);
-    const uint z = DL_SIZE(st, q);
-    const uint r = p - w * o;
-    const uint k = r / z;
-    return k * ru + o + (r - k * z);
-  }
-  // output AoS position p <- ASTA(w) position
-  const uint k = dl_udiv(p, dru);
-  const uint q = p - k * ru;
-  if (uni) return q * w + k;
-  const uint o = DL_START(st, q);
-  return w * o + k * DL_SIZE(st, q) + (q - o);
-}
 
 // log2(DL_V)
 #if DL_UNIT_BYTES == 1
@@ -126,7 +107,7 @@ inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint
           const uint tl = dl_udiv(u + j, dtu);
           const uint pp = u + j - tl * tu;
           const uint w = tl == ltl ? lastw : T;
-          v.u[j] = lds[tl * tu + dl_tl_srcpos(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
+          v.u[j] = lds[tl * tu + dl_tile_perm32(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
         }
       }
       p4[k] = v.v;
@@ -135,7 +116,7 @@ inline void dl_tile_local_run(__global U* buf, ulong base, ulong n, uint T, uint
       const uint tl = dl_udiv(k, dtu);
       const uint pp = k - tl * tu;
       const uint w = tl == ltl ? lastw : T;
-      p[k] = lds[tl * tu + dl_tl_srcpos(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
+      p[k] = lds[tl * tu + dl_tile_perm32(pp, w, w == T ? dT : dm, ru, dru, dir, uni, st)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -24,25 +24,6 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SP
   return dir == 0 ? dl_da_to_asta_tile(p, np, ru, uni, st) : dl_asta_to_da_tile(p, np, ru, uni, st);
 }
 
-// dl_tt_next with 32-bit positions (np * ru <= 2^31 minitiles) and divisions by
-// reciprocals (dl_udiv): the Segmented kernels' step, computed by every lane of a worker.
-inline uint dl_seg_next32(uint p, uint np, dl_div dnp, uint ru, dl_div dru, uint dir, uint uni,
-                          DL_ST_SPACE const uint* st) {
-  if (dir == 0) {
-    const uint q = dl_udiv(p, dnp);
-    if (uni) return (p - q * np) * ru + q;
-    const uint o = DL_START(st, q);
-    const uint z = DL_SIZE(st, q);
-    const uint r = p - np * o;
-    const uint j = r / z;
-    return j * ru + o + (r - j * z);
-  }
-  const uint j = dl_udiv(p, dru);
-  const uint q = p - j * ru;
-  if (uni) return q * np + j;
-  const uint o = DL_START(st, q);
-  return np * o + j * DL_SIZE(st, q) + (q - o);
-}
 
 #define DL_SEG_KERNELS(SUFFIX, LT)                                                              \
   __kernel void dl_seg_save##SUFFIX(__global const LT* restrict buf, ulong base,               \
@@ -76,7 +57,7 @@ inline uint dl_seg_next32(uint p, uint np, dl_div dnp, uint ru, dl_div dru, uint
         const uint k = (uint)min((ulong)DL_SEG_K, moves - done);                                 \
         for (uint j = 0; j < DL_SEG_K; ++j)                                                      \
           if (j < k) {                                                                           \
-            pos = small ? dl_seg_next32((uint)pos, (uint)np, dnp, ru, dru, dir, uni, st)         \
+            pos = small ? dl_tile_perm32((uint)pos, (uint)np, dnp, ru, dru, dir, uni, st)         \
                         : dl_tt_next(pos, np, ru, dir, uni, st);                                 \
             ps[j] = pos;                                                                         \
           }                                                                                      \
