@@ -115,16 +115,12 @@ if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
     log "DL mode: $app (plain, then under dl-run)"
     "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
       --json "$out/dlmode-$app-plain.json" || log "$app with the annotated kernel failed (exit $?)"
-    # Layer mode first (dl-run's default); if the loader did not take the layer (no report
-    # written), the same run in preload mode.
-    for mode in --layer --preload; do
-      DL_LOG_LEVEL=info "$dlrun" "$mode" --report "$out/dlmode-$app-report.json" \
-        --trace "$out/dlmode-$app-trace.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
-        --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
-        log "$app under dl-run $mode failed (exit $?)"
-      [ -f "$out/dlmode-$app-report.json" ] && break
-      log "$app: no DL report in $mode mode"
-    done
+    # dl-run's default mode: preload and layer together (the layer takes over where the
+    # loader supports layers).
+    DL_LOG_LEVEL=info "$dlrun" --report "$out/dlmode-$app-report.json" \
+      --trace "$out/dlmode-$app-trace.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
+      --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
+      log "$app under dl-run failed (exit $?)"
   done
   if [ -x "$B/bench/overhead/dl-bench-overhead" ]; then
     log "interposer overhead per launch (native, then under dl-run)"

@@ -1,6 +1,14 @@
-// Building the active table once: real entry points, then the runtime's hooks.
+// Building the active table: real entry points, then the runtime's hooks.
+//
+// Preload mode: the exported cl* functions go through the table built over the loader's
+// own entry points (libOpenCL.so.1). Layer mode: the loader calls through the table built
+// over the next layer's (or the driver's) entry points. Both at once (dl-run's default,
+// for loaders that may not take the layer): the exports hook only until the loader
+// initialises the layer; from then on they forward to the loader untouched and the layer
+// hooks, so every call is seen once and DL's own calls never re-enter it.
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,9 +20,12 @@
 namespace dl::interpose {
 namespace {
 
-cl_icd_dispatch g_real{};
-cl_icd_dispatch g_table{};
+cl_icd_dispatch g_loader{};  // the loader's exported entry points (preload mode)
+cl_icd_dispatch g_real{};    // the entry points the hooks call
+cl_icd_dispatch g_table{};   // g_real with the hooks installed
 std::once_flag g_once;
+std::mutex g_init;
+std::atomic<bool> g_layer{false};  // the loader took DL as a layer
 
 void* CL_API_CALL ext_address(const char* name);
 void* CL_API_CALL ext_address_platform(cl_platform_id platform, const char* name);
@@ -28,8 +39,6 @@ void finish() {
   }
 }
 
-/// Preload mode: the ICD loader's own entry points, looked up in its handle (never
-/// through our exported names, which would re-enter DL).
 void load_preload() {
   void* lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) lib = dlopen("libOpenCL.so", RTLD_NOW | RTLD_LOCAL);
@@ -37,7 +46,7 @@ void load_preload() {
     std::fprintf(stderr, "[dl] [critical] cannot load libOpenCL.so.1: %s\n", dlerror());
     std::abort();
   }
-#define DL_LOAD(name) g_real.name = reinterpret_cast<decltype(g_real.name)>(dlsym(lib, #name));
+#define DL_LOAD(name) g_loader.name = reinterpret_cast<decltype(g_loader.name)>(dlsym(lib, #name));
 #define DL_CL_API(ret, name, params, args) DL_LOAD(name)
 #define DL_CL_GL(ret, name, params, args) DL_LOAD(name)
 #define DL_CL_EXT(name) DL_LOAD(name)
@@ -46,6 +55,9 @@ void load_preload() {
 #undef DL_CL_GL
 #undef DL_CL_EXT
 #undef DL_LOAD
+  std::lock_guard<std::mutex> lock(g_init);
+  if (g_layer) return;
+  g_real = g_loader;
   finish();
 }
 
@@ -63,14 +75,14 @@ void* CL_API_CALL ext_address_platform(cl_platform_id platform, const char* name
 
 const cl_icd_dispatch& table() {
   std::call_once(g_once, load_preload);
-  return g_table;
+  return g_layer.load(std::memory_order_acquire) ? g_loader : g_table;
 }
 
 const cl_icd_dispatch& init_layer(const cl_icd_dispatch& target) {
-  std::call_once(g_once, [&] {
-    g_real = target;
-    finish();
-  });
+  std::lock_guard<std::mutex> lock(g_init);
+  g_real = target;
+  finish();
+  g_layer.store(true, std::memory_order_release);
   return g_table;
 }
 

@@ -88,7 +88,11 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   DL_HOOK(clEnqueueCopyImageToBuffer)
   DL_HOOK(clEnqueueMapBuffer)
 #undef DL_HOOK
-  if (rt.controls.profiling()) std::atexit(at_exit);
+  static bool at_exit_registered = false;  // install() runs again when a layer follows preload
+  if (rt.controls.profiling() && !at_exit_registered) {
+    std::atexit(at_exit);
+    at_exit_registered = true;
+  }
   log().info("DL runtime active (tile {}, algorithm {})", rt.controls.DL_TILE,
              rt.controls.DL_ALGORITHM);
 }

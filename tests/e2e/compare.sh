@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e: runs an example natively and under dl-run (layer and preload modes); the output
+# e2e: runs an example natively and under dl-run (default, layer and preload modes); the output
 # bytes must be identical and the report must show marshaling.
 #   compare.sh <dl-run> <example executable> <work dir> [example args...]
 set -euo pipefail
@@ -7,9 +7,11 @@ dlrun="$1"; app="$2"; dir="$3"; shift 3
 name="$(basename "$app")"
 mkdir -p "$dir"
 "$app" "$dir/$name.native.bin" "$@"
-for mode in layer preload; do
+for mode in both layer preload; do
   rm -f "$dir/$name.$mode.json"
-  "$dlrun" "--$mode" --report "$dir/$name.$mode.json" -- "$app" "$dir/$name.$mode.bin" "$@"
+  flag="--$mode"
+  [ "$mode" = both ] && flag=""
+  "$dlrun" $flag --report "$dir/$name.$mode.json" -- "$app" "$dir/$name.$mode.bin" "$@"
   cmp "$dir/$name.native.bin" "$dir/$name.$mode.bin"
   # totals is the last object of the report (keys are sorted): its marshals count.
   marshals=$(sed -n 's/.*"marshals": \([0-9]*\).*/\1/p' "$dir/$name.$mode.json" | tail -1)

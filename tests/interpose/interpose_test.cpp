@@ -33,7 +33,7 @@ struct Result {
   std::string log;
 };
 
-/// Runs a scenario. `mode`: native, preload, layer. `env`: extra VAR=value words.
+/// Runs a scenario. `mode`: native, preload, layer, both. `env`: extra VAR=value words.
 Result run(const std::string& scenario, const std::string& mode, const std::string& env = "",
            const std::string& extra = "", const std::string& kernels = kKernels) {
   static int counter = 0;
@@ -41,8 +41,8 @@ Result run(const std::string& scenario, const std::string& mode, const std::stri
   const std::string tag = kTmp + "/" + scenario + "_" + mode + "_" + std::to_string(getpid()) +
                           "_" + std::to_string(++counter);
   std::string cmd = "env DL_TEST_KERNELS='" + kernels + "' DL_REPORT='" + tag + ".json' " + env;
-  if (mode == "preload") cmd += " LD_PRELOAD='" + kLib + "'";
-  if (mode == "layer") cmd += " OPENCL_LAYERS='" + kLib + "'";
+  if (mode == "preload" || mode == "both") cmd += " LD_PRELOAD='" + kLib + "'";
+  if (mode == "layer" || mode == "both") cmd += " OPENCL_LAYERS='" + kLib + "'";
   cmd +=
       " '" + kApp + "' " + scenario + " '" + tag + ".bin' " + extra + " > '" + tag + ".log' 2>&1";
   Result r;
@@ -174,10 +174,17 @@ TEST_P(Hooks, OtherTile) {
   EXPECT_EQ(r.report["buffers"][0]["conversions"][0], "ASTA(16)->AoS");
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, Hooks, ::testing::Values("preload", "layer"));
+INSTANTIATE_TEST_SUITE_P(Modes, Hooks, ::testing::Values("preload", "layer", "both"));
 
 TEST(Interpose, DlopenApplicationInLayerMode) {
   Result r = run("basic", "layer", "", "--dlopen");
+  expect_same("basic", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 5u);
+}
+
+TEST(Interpose, DlopenApplicationInBothModes) {
+  // dl-run's default: the layer sees the dlsym()'d calls, the exports stay out of the way.
+  Result r = run("basic", "both", "", "--dlopen");
   expect_same("basic", r);
   EXPECT_EQ(total(r, "transformed_launches"), 5u);
 }
