@@ -77,42 +77,24 @@ inline uint dl_tile_perm32(uint p, uint w, dl_div dw, uint ru, dl_div dru, uint 
   return w * o + k * DL_SIZE(st, q) + (q - o);
 }
 
-// Inside one tile of w records (32-bit: a tile fits local memory).
-// AoS unit position p -> ASTA(w) unit position (dl::aos_to_asta_unit).
-inline uint dl_aos_to_asta32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
-  const uint k = p / ru;
-  const uint q = p - k * ru;
-  if (uni) return q * w + k;
-  const uint o = DL_START(st, q);
-  return w * o + k * DL_SIZE(st, q) + (q - o);
-}
-// ASTA(w) unit position p -> AoS unit position (dl::asta_to_aos_unit).
-inline uint dl_asta_to_aos32(uint p, uint w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
-  const uint q = p / w;
-  if (uni) return (p - q * w) * ru + q;
-  const uint o = DL_START(st, q);
-  const uint z = DL_SIZE(st, q);
-  const uint r = p - w * o;
-  const uint k = r / z;
-  return k * ru + o + (r - k * z);
-}
-
-// 64-bit versions, for whole buffers (w up to n).
-inline ulong dl_aos_to_asta64(ulong p, ulong w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
+// The same permutation with 64-bit positions, for whole buffers (w up to n): dir 0 is
+// dl::asta_to_aos_unit and dl::da_to_asta_tile (w = np), dir 1 their inverses.
+inline ulong dl_tile_perm64(ulong p, ulong w, uint ru, uint dir, uint uni,
+                            DL_ST_SPACE const uint* st) {
+  if (dir == 0) {
+    const uint q = (uint)(p / w);
+    if (uni) return (p - (ulong)q * w) * ru + q;
+    const uint o = DL_START(st, q);
+    const uint z = DL_SIZE(st, q);
+    const ulong r = p - w * o;
+    const ulong k = r / z;
+    return k * ru + o + (r - k * z);
+  }
   const ulong k = p / ru;
   const uint q = (uint)(p - k * ru);
   if (uni) return (ulong)q * w + k;
   const uint o = DL_START(st, q);
   return w * o + k * DL_SIZE(st, q) + (q - o);
-}
-inline ulong dl_asta_to_aos64(ulong p, ulong w, uint ru, uint uni, DL_ST_SPACE const uint* st) {
-  const uint q = (uint)(p / w);
-  if (uni) return (p - (ulong)q * w) * ru + q;
-  const uint o = DL_START(st, q);
-  const uint z = DL_SIZE(st, q);
-  const ulong r = p - w * o;
-  const ulong k = r / z;
-  return k * ru + o + (r - k * z);
 }
 
 // Unit position of unit q of record i in a buffer of n records tiled with width W
@@ -132,23 +114,6 @@ inline ulong dl_tiled_to_aos(ulong W, ulong n, uint ru, ulong p, uint uni,
   const ulong tile = p / (W * ru);
   const ulong base = tile * W;
   const ulong w = min(n - base, W);
-  return base * ru + dl_asta_to_aos64(p - base * ru, w, ru, uni, st);
+  return base * ru + dl_tile_perm64(p - base * ru, w, ru, 0, uni, st);
 }
 
-// Over N' full tiles, positions in minitiles of T units (dl::da_to_asta_tile and inverse).
-inline ulong dl_da_to_asta_tile(ulong p, ulong np, uint ru, uint uni, DL_ST_SPACE const uint* st) {
-  const uint q = (uint)(p / np);
-  if (uni) return (p - (ulong)q * np) * ru + q;
-  const uint o = DL_START(st, q);
-  const uint z = DL_SIZE(st, q);
-  const ulong r = p - np * o;
-  const ulong j = r / z;
-  return j * ru + o + (r - j * z);
-}
-inline ulong dl_asta_to_da_tile(ulong p, ulong np, uint ru, uint uni, DL_ST_SPACE const uint* st) {
-  const ulong j = p / ru;
-  const uint q = (uint)(p - j * ru);
-  if (uni) return (ulong)q * np + j;
-  const uint o = DL_START(st, q);
-  return np * o + j * DL_SIZE(st, q) + (q - o);
-}

@@ -7,7 +7,7 @@
 //   1. every chunk is transposed AoS(b) -> ASTA(b) through local memory (barrier-
 //      synchronised, coalesced 16-byte loads and stores);
 //   2. the instance is now [T1 = w/b chunks][ru minitiles of b units], and ASTA(w) is a
-//      permutation of these minitiles (dl_asta_to_da_tile with np = T1: the minitiles of
+//      permutation of these minitiles (dl::asta_to_da_tile with np = T1: the minitiles of
 //      slot (o, z) of chunk c go to T1*o + c*z + (q - o)). It is applied by PTTWAC cycle
 //      following with one done bit per minitile in local memory; every work-item moves
 //      whole minitiles (16-byte vectors when a minitile is a multiple of 16 bytes), so each

@@ -21,7 +21,7 @@
 
 // dir 0: DA -> ASTA(T); dir 1: ASTA(T) -> DA. np = N'.
 inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SPACE const uint* st) {
-  return dir == 0 ? dl_da_to_asta_tile(p, np, ru, uni, st) : dl_asta_to_da_tile(p, np, ru, uni, st);
+  return dl_tile_perm64(p, np, ru, dir, uni, st);
 }
 
 

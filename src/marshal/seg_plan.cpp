@@ -9,7 +9,8 @@
 namespace dl::detail {
 namespace {
 
-// The permutation of kernels/dl_index.h (dl_da_to_asta_tile / dl_asta_to_da_tile).
+// The permutation of include/dl/cycles.hpp (dl::da_to_asta_tile / asta_to_da_tile), dl_tile_perm64
+// on the device.
 struct Next {
   std::uint64_t np;
   std::uint32_t ru;
