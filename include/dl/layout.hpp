@@ -139,7 +139,10 @@ struct Layout {
   /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T.
   std::size_t width(std::size_t n) const;
   /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA).
-  bool same_map(const Layout& o, std::size_t n) const { return width(n) == o.width(n); }
+  bool same_map(const Layout& o, std::size_t n) const {
+    const std::size_t a = width(n), b = o.width(n), cap = n ? n : 1;
+    return (a < cap ? a : cap) == (b < cap ? b : cap);
+  }
   std::string str() const;                     // "AoS", "DA", "ASTA(32)"
   static Layout parse(std::string_view text);  // inverse of str(); throws LayoutError
 

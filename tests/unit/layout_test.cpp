@@ -70,6 +70,9 @@ TEST(Layout, ParseAndPrint) {
   EXPECT_THROW(Layout::parse("ASTA(x)"), dl::LayoutError);
   EXPECT_TRUE(Layout::asta(1).same_map(Layout::aos(), 10));
   EXPECT_TRUE(Layout::asta(64).same_map(Layout::da(), 64));
+  EXPECT_TRUE(Layout::asta(128).same_map(Layout::da(), 64));  // one partial tile is a DA
+  EXPECT_FALSE(Layout::asta(32).same_map(Layout::da(), 64));
+  EXPECT_FALSE(Layout::asta(2).same_map(Layout::aos(), 64));
 }
 
 // Every layout map is a bijection of the buffer's bytes.
