@@ -24,19 +24,19 @@
 #include <thread>
 #include <vector>
 
-#define API_LIST(X)                                                                           \
-  X(clGetPlatformIDs)                                                                         \
-  X(clGetDeviceIDs)                                                                           \
-  X(clCreateContext)                                                                          \
-  X(clCreateCommandQueueWithProperties)                                                       \
-  X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo) X(clCreateKernel)   \
-      X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clEnqueueNDRangeKernel)      \
-          X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect)           \
-              X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer) X(clEnqueueMapBuffer)             \
-                  X(clEnqueueUnmapMemObject) X(clFinish) X(clWaitForEvents) X(clReleaseEvent) \
-                      X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)            \
-                          X(clReleaseCommandQueue) X(clReleaseContext) X(clCompileProgram)    \
-                              X(clLinkProgram) X(clCloneKernel)
+#define API_LIST(X)                                                                                \
+  X(clGetPlatformIDs)                                                                              \
+  X(clGetDeviceIDs)                                                                                \
+  X(clCreateContext)                                                                               \
+  X(clCreateCommandQueueWithProperties)                                                            \
+  X(clCreateProgramWithSource)                                                                     \
+  X(clBuildProgram) X(clGetProgramBuildInfo) X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) \
+      X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
+          X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)                \
+              X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clFinish)  \
+                  X(clWaitForEvents) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel)    \
+                      X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext)             \
+                          X(clCompileProgram) X(clLinkProgram) X(clCloneKernel)
 
 struct Api {
 #define X(name) decltype(&::name) name = nullptr;
