@@ -81,12 +81,10 @@ std::vector<BufferState*> Runtime::family(cl_mem m) {
   BufferState* b = buffer(m);
   if (!b) return out;
   BufferState* root = b;
-  cl_mem root_mem = m;
   std::size_t lo = b->origin, hi = b->origin + b->size;
   if (b->parent) {
     if (BufferState* p = buffer(b->parent)) {
       root = p;
-      root_mem = b->parent;
     } else {
       lo = 0;
       hi = b->size;
@@ -105,7 +103,6 @@ std::vector<BufferState*> Runtime::family(cl_mem m) {
     if (c == m) continue;
     if (BufferState* x = buffer(c); x && overlaps(*x, false)) out.push_back(x);
   }
-  (void)root_mem;
   return out;
 }
 

@@ -5,13 +5,11 @@
 namespace dl::rt {
 namespace {
 
-void remember(cl_command_queue q, cl_context c, cl_device_id d, bool added) {
+void remember(cl_command_queue q, bool added) {
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   rt.queues.erase(q);  // a recycled handle: query it afresh
   rt.queue(q).profiling_added = added;
-  (void)c;
-  (void)d;
 }
 
 }  // namespace
@@ -23,7 +21,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   const bool add = Runtime::get().controls.profiling() && !(properties & CL_QUEUE_PROFILING_ENABLE);
   cl_command_queue q = real().clCreateCommandQueue(
       context, device, properties | (add ? CL_QUEUE_PROFILING_ENABLE : 0), errcode_ret);
-  if (q) guarded([&] { return remember(q, context, device, add), 0; }, 0);
+  if (q) guarded([&] { return remember(q, add), 0; }, 0);
   return q;
 }
 
@@ -33,7 +31,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!Runtime::get().controls.profiling()) {
     cl_command_queue q =
         real().clCreateCommandQueueWithProperties(context, device, properties, errcode_ret);
-    if (q) guarded([&] { return remember(q, context, device, false), 0; }, 0);
+    if (q) guarded([&] { return remember(q, false), 0; }, 0);
     return q;
   }
   std::vector<cl_queue_properties> props;
@@ -55,7 +53,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   props.push_back(0);
   cl_command_queue q =
       real().clCreateCommandQueueWithProperties(context, device, props.data(), errcode_ret);
-  if (q) guarded([&] { return remember(q, context, device, add), 0; }, 0);
+  if (q) guarded([&] { return remember(q, add), 0; }, 0);
   return q;
 }
 
