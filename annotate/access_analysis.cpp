@@ -327,10 +327,10 @@ class Analyzer {
     Scalar s = Scalar::Float;
     unsigned w = 1;
     if (const auto* vt = t->getAs<VectorType>()) {
-      scalar_of(ctx_, vt->getElementType(), s);
+      scalar_of(vt->getElementType(), s);
       w = vt->getNumElements();
     } else {
-      scalar_of(ctx_, t, s);
+      scalar_of(t, s);
     }
     return std::string(scalar_name(s)) + (w > 1 ? std::to_string(w) : std::string());
   }
@@ -493,7 +493,7 @@ class Analyzer {
   void dispatch(const Expr* lv, const Index& idx, const Offset& off, QualType t, Binding& b) {
     if (t->isStructureType()) return record(lv, idx, off, t, b);
     if (t->isConstantArrayType()) return array(lv, idx, off, b);
-    if (is_leaf_type(ctx_, t)) return leaf(lv, idx, off, b);
+    if (is_leaf_type(t)) return leaf(lv, idx, off, b);
     problem(lv, "field of type '" + type_text(t) + "' in buffer '" + b.name + "'");
   }
 

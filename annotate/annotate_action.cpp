@@ -101,7 +101,7 @@ class Consumer : public ASTConsumer {
       prepare(w);
       if (w.ok) analyse(w);
     }
-    emit(work, ann);
+    emit(work);
     res_.ok = !de_->hasErrorOccurred();
   }
 
@@ -153,7 +153,7 @@ class Consumer : public ASTConsumer {
         auto rec = build_record(*ctx_, bd.elem, identifier(recname), why);
         if (!rec) return fail("record of '" + b.name + "': " + why);
         bd.rec = *rec;
-      } else if (is_leaf_type(*ctx_, pointee) && !pointee->isVectorType()) {
+      } else if (is_leaf_type(pointee) && !pointee->isVectorType()) {
         // A flat array: the annotation's last dimension is S, the scalars per record.
         Expr::Env env;
         std::string why;
@@ -167,7 +167,7 @@ class Consumer : public ASTConsumer {
         }
         if (*s < 1 || *s > 4096) return fail("flat array '" + b.name + "': S must be in [1, 4096]");
         Scalar sc = Scalar::Float;
-        scalar_of(*ctx_, pointee, sc);
+        scalar_of(pointee, sc);
         if (recname.empty())
           recname = "flat_" + std::string(scalar_name(sc)) + "_" + std::to_string(*s);
         bd.flat = true;
@@ -306,8 +306,7 @@ class Consumer : public ASTConsumer {
     return sp_->range_text(fb, fe);
   }
 
-  void emit(std::list<KernelWork>& work, const SourceAnnotations& ann) {
-    (void)ann;
+  void emit(std::list<KernelWork>& work) {
     std::vector<Edit> edits;
     const auto lines = line_starts(src_);
     auto line_begin = [&](int l) -> std::size_t {

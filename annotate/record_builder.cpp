@@ -32,7 +32,7 @@ bool add_leaf_or_array(const clang::ASTContext& ctx, QualType t, const std::stri
   f.offset = offset;
   f.count = count;
   if (const auto* vt = elem->getAs<clang::VectorType>()) {
-    if (!scalar_of(ctx, vt->getElementType(), f.type)) {
+    if (!scalar_of(vt->getElementType(), f.type)) {
       error = "field '" + name + "' is a vector of an unsupported element type";
       return false;
     }
@@ -40,7 +40,7 @@ bool add_leaf_or_array(const clang::ASTContext& ctx, QualType t, const std::stri
     out.push_back(f);
     return true;
   }
-  if (scalar_of(ctx, elem, f.type)) {
+  if (scalar_of(elem, f.type)) {
     out.push_back(f);
     return true;
   }
@@ -95,13 +95,12 @@ bool flatten(const clang::ASTContext& ctx, QualType t, const std::string& prefix
 
 }  // namespace
 
-bool scalar_of(const clang::ASTContext& ctx, QualType t, Scalar& out) {
+bool scalar_of(QualType t, Scalar& out) {
   t = t.getCanonicalType();
   if (const auto* et = t->getAs<clang::EnumType>())
     t = et->getDecl()->getIntegerType().getCanonicalType();
   const auto* bt = t->getAs<clang::BuiltinType>();
   if (!bt) return false;
-  (void)ctx;
   switch (bt->getKind()) {
     case clang::BuiltinType::Char_S:
     case clang::BuiltinType::SChar:
@@ -143,11 +142,10 @@ bool scalar_of(const clang::ASTContext& ctx, QualType t, Scalar& out) {
   }
 }
 
-bool is_leaf_type(const clang::ASTContext& ctx, QualType t) {
+bool is_leaf_type(QualType t) {
   Scalar s;
-  if (const auto* vt = t->getAs<clang::VectorType>())
-    return scalar_of(ctx, vt->getElementType(), s);
-  return scalar_of(ctx, t, s);
+  if (const auto* vt = t->getAs<clang::VectorType>()) return scalar_of(vt->getElementType(), s);
+  return scalar_of(t, s);
 }
 
 std::string record_name(QualType t) {

@@ -14,10 +14,10 @@ namespace dl::annotate {
 
 /// The OpenCL C scalar behind a builtin type (char ... double, enums as their
 /// underlying type). False for anything else.
-bool scalar_of(const clang::ASTContext& ctx, clang::QualType t, Scalar& out);
+bool scalar_of(clang::QualType t, Scalar& out);
 
 /// Scalar or vector of scalars (float, int4 ...): a "leaf" a slot can hold.
-bool is_leaf_type(const clang::ASTContext& ctx, clang::QualType t);
+bool is_leaf_type(clang::QualType t);
 
 /// Name the record gets in annotations and generated code: the typedef name when the
 /// type is spelled through one, else the struct tag.

@@ -3,9 +3,7 @@
 
 #include <sstream>
 
-#ifdef DL_HAVE_JSON
 #include <nlohmann/json.hpp>
-#endif
 
 namespace dl::annotate {
 
@@ -29,7 +27,6 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
 }
 
 std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels) {
-#ifdef DL_HAVE_JSON
   nlohmann::json j;
   j["file"] = file;
   j["kernels"] = nlohmann::json::array();
@@ -56,11 +53,6 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
     j["kernels"].push_back(jk);
   }
   return j.dump(2) + "\n";
-#else
-  (void)file;
-  (void)kernels;
-  return std::string();
-#endif
 }
 
 }  // namespace dl::annotate
