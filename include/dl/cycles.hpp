@@ -30,7 +30,8 @@ inline std::uint64_t transpose_prev(std::uint64_t k, std::uint64_t M, std::uint6
 /// the unit offset of the slot holding it and that slot's size in units.
 class SlotTable {
  public:
-  explicit SlotTable(const Record& r);
+  /// `unit`: bytes per unit, a power of two dividing Record::unit() (0: Record::unit()).
+  explicit SlotTable(const Record& r, std::size_t unit = 0);
   std::uint32_t units() const { return static_cast<std::uint32_t>(start_.size()); }
   std::uint32_t start(std::uint32_t q) const { return start_[q]; }
   std::uint32_t size(std::uint32_t q) const { return size_[q]; }

@@ -330,8 +330,8 @@ void convert_in_place(const Record& r, std::size_t n, const Layout& from, const 
   convert(r, n, from, tmp.data(), to, data);
 }
 
-SlotTable::SlotTable(const Record& r) {
-  const std::size_t u = r.unit();
+SlotTable::SlotTable(const Record& r, std::size_t unit) {
+  const std::size_t u = unit ? unit : r.unit();
   for (const Slot& s : r.slots()) {
     auto o = static_cast<std::uint32_t>(s.offset / u);
     auto z = static_cast<std::uint32_t>(s.size / u);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "dl/cycles.hpp"
 #include "dl/marshal.hpp"
 
 namespace dl {
@@ -90,12 +91,11 @@ struct SegPlan {
 };
 
 /// Walks the cycles of the minitile permutation of N' = np full tiles (dir 0: DA -> ASTA,
-/// 1: ASTA -> DA) for slot table `st` and cuts them into segments. whole: one segment
+/// 1: ASTA -> DA) for the slot table `st` and cuts them into segments. whole: one segment
 /// per cycle (Pipt). Otherwise L is the smallest of 32, 64, ... whose table and scratch
 /// fit `budget` bytes (fixed_length: use that L); ok = false when none does.
-SegPlan make_seg_plan(std::uint64_t np, const std::vector<std::uint32_t>& st, unsigned dir,
-                      bool whole, std::size_t minitile_bytes, std::size_t budget,
-                      std::size_t fixed_length);
+SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool whole,
+                      std::size_t minitile_bytes, std::size_t budget, std::size_t fixed_length);
 
 /// One chunk of a tail shift, in units relative to the marshaled region.
 struct ShiftChunks {

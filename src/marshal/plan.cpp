@@ -213,16 +213,9 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
 }
 
 std::vector<std::uint32_t> slot_table(const Record& rec, std::size_t unit, bool* uniform) {
-  std::vector<std::uint32_t> out;
-  bool uni = true;
-  for (const Slot& s : rec.slots()) {
-    const auto o = static_cast<std::uint32_t>(s.offset / unit);
-    const auto z = static_cast<std::uint32_t>(s.size / unit);
-    for (std::uint32_t k = 0; k < z; ++k) out.push_back((o << 16) | z);
-    if (z != 1) uni = false;
-  }
-  if (uniform) *uniform = uni;
-  return out;
+  const SlotTable t(rec, unit);
+  if (uniform) *uniform = t.uniform();
+  return t.packed();
 }
 
 }  // namespace dl::detail

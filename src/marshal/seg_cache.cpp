@@ -40,8 +40,9 @@ Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::siz
       seg_plans.erase(old);
     }
     SegEntry e;
-    e.plan = std::make_shared<const detail::SegPlan>(detail::make_seg_plan(
-        np, st, dir, whole, minitile, whole ? ~std::size_t(0) : budget, opt.segment_length));
+    e.plan = std::make_shared<const detail::SegPlan>(
+        detail::make_seg_plan(np, SlotTable(rec, unit), dir, whole, minitile,
+                              whole ? ~std::size_t(0) : budget, opt.segment_length));
     it = seg_plans.emplace(key, std::move(e)).first;
   }
   SegEntry& e = it->second;

@@ -9,41 +9,22 @@
 namespace dl::detail {
 namespace {
 
-// The permutation of include/dl/cycles.hpp (dl::da_to_asta_tile / asta_to_da_tile), dl_tile_perm64
-// on the device.
+// The permutation the kernels follow (dl_tile_perm64 on the device).
 struct Next {
   std::uint64_t np;
-  std::uint32_t ru;
-  const std::uint32_t* st;
-  bool uni;
+  const SlotTable& t;
   unsigned dir;
   std::uint64_t operator()(std::uint64_t p) const {
-    if (dir == 0) {
-      const auto q = static_cast<std::uint32_t>(p / np);
-      if (uni) return (p - q * np) * ru + q;
-      const std::uint32_t o = st[q] >> 16, z = st[q] & 0xffff;
-      const std::uint64_t r = p - np * o;
-      const std::uint64_t j = r / z;
-      return j * ru + o + (r - j * z);
-    }
-    const std::uint64_t j = p / ru;
-    const auto q = static_cast<std::uint32_t>(p - j * ru);
-    if (uni) return q * np + j;
-    const std::uint32_t o = st[q] >> 16, z = st[q] & 0xffff;
-    return np * o + j * z + (q - o);
+    return dir == 0 ? da_to_asta_tile(p, np, t) : asta_to_da_tile(p, np, t);
   }
 };
 
 }  // namespace
 
-SegPlan make_seg_plan(std::uint64_t np, const std::vector<std::uint32_t>& st, unsigned dir,
-                      bool whole, std::size_t minitile_bytes, std::size_t budget,
-                      std::size_t fixed_length) {
-  const auto ru = static_cast<std::uint32_t>(st.size());
-  bool uni = true;
-  for (auto e : st) uni = uni && (e & 0xffff) == 1;
-  const Next next{np, ru, st.data(), uni, dir};
-  const std::uint64_t count = np * ru;
+SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool whole,
+                      std::size_t minitile_bytes, std::size_t budget, std::size_t fixed_length) {
+  const Next next{np, st, dir};
+  const std::uint64_t count = np * st.units();
 
   // Pass 1: cycle lengths (histogram), fixed points skipped.
   std::vector<bool> seen(count, false);
