@@ -24,7 +24,16 @@
 
 #include "dl/layout.hpp"
 
+namespace spdlog {
+class logger;
+}
+
 namespace dl {
+
+/// The one logger of DL (spdlog logger "dl", on stderr, level warn by default): the
+/// marshaling library and the interposer write to it, DL_LOG_LEVEL sets its level under
+/// the interposer, and programs using the library can set it with spdlog.
+spdlog::logger& logger();
 
 enum class Algorithm : std::uint8_t {
   Auto,            // the planner chooses
@@ -122,6 +131,9 @@ class Marshaler {
   /// Builds (or finds in the cache) every program `plan` needs. Build failures come back
   /// as CL_BUILD_PROGRAM_FAILURE with the build log in `log`.
   cl_int prepare(const Record& rec, const Plan& plan, std::string* log = nullptr);
+  /// Builds the programs every conversion of `rec` needs (compiled outside the
+  /// Marshaler's lock; a failure is remembered and reported again without a rebuild).
+  cl_int prepare(const Record& rec, std::string* log = nullptr);
 
   /// Enqueues the in-place conversion of buffer bytes [offset, offset + n * rec.size())
   /// on `queue` after `wait` events; `done` (if not null) receives an event that

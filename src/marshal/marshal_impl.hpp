@@ -125,6 +125,7 @@ struct Marshaler::Impl {
 
   std::mutex mu;  // guards the caches and kernel arguments (kernels are shared)
   std::map<std::string, cl_program> programs;                    // by build options
+  std::map<std::string, std::string> failed;                     // build logs, by options
   std::map<std::string, cl_kernel> kernels;                      // by options + name
   std::map<std::string, std::pair<cl_mem, std::size_t>> tables;  // slot tables by record+unit
   struct SegEntry {
@@ -143,6 +144,10 @@ struct Marshaler::Impl {
   void refine(Plan& p, const Record& rec, std::size_t n, Algorithm requested);
 
   ~Impl();
+  std::string program_options(unsigned unit) const;
+  /// Compiles the marshaling program with `options` (no lock needed).
+  cl_int build(const std::string& options, cl_program* out, std::string* log) const;
+  /// The cached program for `unit` (built on a miss); called with `mu` held.
   cl_int program(unsigned unit, cl_program* out, std::string* log);
   cl_int kernel(unsigned unit, const std::string& name, cl_kernel* out, std::string* log);
   cl_int slot_table_buffer(const Record& rec, unsigned unit, cl_mem* out, bool* uniform);

@@ -77,9 +77,31 @@ Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const
 
 cl_int Marshaler::prepare(const Record& rec, const Plan& plan, std::string* log) {
   if (!plan.ok || plan.steps.empty()) return CL_SUCCESS;
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  return prepare(rec, log);
+}
+
+cl_int Marshaler::prepare(const Record& rec, std::string* log) {
+  const std::string options = impl_->program_options(static_cast<unsigned>(rec.unit()));
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    if (impl_->programs.count(options)) return CL_SUCCESS;
+    if (auto it = impl_->failed.find(options); it != impl_->failed.end()) {
+      if (log) *log = it->second;
+      return CL_BUILD_PROGRAM_FAILURE;
+    }
+  }
+  // Compiled without the lock: conversions of other records go on meanwhile.
   cl_program prog = nullptr;
-  return impl_->program(static_cast<unsigned>(rec.unit()), &prog, log);
+  std::string text;
+  cl_int err = impl_->build(options, &prog, &text);
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (err != CL_SUCCESS) {
+    impl_->failed.emplace(options, text);
+    if (log) *log = text;
+    return err;
+  }
+  if (!impl_->programs.emplace(options, prog).second) impl_->api->clReleaseProgram(prog);
+  return CL_SUCCESS;
 }
 
 namespace detail {
@@ -252,13 +274,13 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     r.error = why.empty()
                   ? "preparing the conversion failed (OpenCL error " + std::to_string(err) + ")"
                   : why;
-    spdlog::debug("dl: marshal {} -> {} refused: {}", from.str(), to.str(), r.error);
+    dl::logger().debug("marshal {} -> {} refused: {}", from.str(), to.str(), r.error);
     return r;
   }
   detail::execute(job, queue, num_wait, wait, done, r);
   if (r.status != CL_SUCCESS) return r;
-  spdlog::debug("dl: marshal {} records of {} bytes {} -> {}: {} commands", n, rec.size(),
-                from.str(), to.str(), job.ops.size());
+  dl::logger().debug("marshal {} records of {} bytes {} -> {}: {} commands", n, rec.size(),
+                     from.str(), to.str(), job.ops.size());
   return r;
 }
 

@@ -15,11 +15,14 @@ Marshaler::Impl::~Impl() {
   for (auto& t : tables) api->clReleaseMemObject(t.second.first);
 }
 
-cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {
+std::string Marshaler::Impl::program_options(unsigned unit) const {
   std::string options = "-DDL_UNIT_BYTES=" + std::to_string(unit) + " -DDL_SEG_K=" +
                         std::to_string(std::max<std::size_t>(1, opt.segment_batch));
   if (!opt.build_options.empty()) options += " " + opt.build_options;
-  if (auto it = programs.find(options); it != programs.end()) return *out = it->second, CL_SUCCESS;
+  return options;
+}
+
+cl_int Marshaler::Impl::build(const std::string& options, cl_program* out, std::string* log) const {
   const char* sources[] = {kernels::dl_index,      kernels::copy_map,       kernels::tile_local,
                            kernels::tile_instance, kernels::tile_transpose, kernels::tail_shift};
   cl_int err = CL_SUCCESS;
@@ -32,15 +35,31 @@ cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log
     api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
     std::string text(len, '\0');
     api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, text.data(), nullptr);
-    spdlog::warn("dl: marshaling kernels failed to build ({}): {}", options, text);
+    dl::logger().warn("marshaling kernels failed to build ({}): {}", options, text);
     if (log) *log = text;
     api->clReleaseProgram(prog);
     return CL_BUILD_PROGRAM_FAILURE;
   }
-  spdlog::debug("dl: built marshaling kernels ({})", options);
-  programs.emplace(options, prog);
+  dl::logger().debug("built marshaling kernels ({})", options);
   *out = prog;
   return CL_SUCCESS;
+}
+
+cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {
+  const std::string options = program_options(unit);
+  if (auto it = programs.find(options); it != programs.end()) return *out = it->second, CL_SUCCESS;
+  if (auto it = failed.find(options); it != failed.end()) {
+    if (log) *log = it->second;
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  std::string text;
+  cl_int err = build(options, out, &text);
+  if (err == CL_SUCCESS)
+    programs.emplace(options, *out);
+  else
+    failed.emplace(options, text);
+  if (log) *log = text;
+  return err;
 }
 
 cl_int Marshaler::Impl::kernel(unsigned unit, const std::string& name, cl_kernel* out,
