@@ -87,3 +87,8 @@ const cl_icd_dispatch& init_layer(const cl_icd_dispatch& target) {
 }
 
 }  // namespace dl::interpose
+
+// At load: the controls are read and the outputs arranged before any OpenCL call.
+__attribute__((constructor)) static void dl_interpose_loaded() {
+  dl::rt::start();
+}

@@ -1,10 +1,17 @@
-// Buffers: creation, sub-buffers, release, and the per-buffer layout state.
+// Buffers: creation, sub-buffers, and the per-buffer layout state.
 #include <spdlog/spdlog.h>
 
 #include "runtime.hpp"
 
 namespace dl::rt {
 namespace {
+
+void release_accesses(BufferState& b) {
+  for (const Access& a : b.users) release(a.event);
+  b.users.clear();
+  release(b.conversion.event);
+  b.conversion = {};
+}
 
 void CL_CALLBACK on_destroyed(cl_mem m, void*) {
   Runtime& rt = Runtime::get();
@@ -13,7 +20,8 @@ void CL_CALLBACK on_destroyed(cl_mem m, void*) {
   if (it == rt.buffers.end()) return;
   BufferState& b = it->second;
   if (b.layout != Layout::aos()) rt.transformed_buffers--;
-  for (cl_event e : b.users) release(e);
+  release_accesses(b);
+  rt.retire(b);
   if (b.parent) {
     if (BufferState* p = rt.buffer(b.parent)) {
       auto& c = p->children;
@@ -27,13 +35,14 @@ void CL_CALLBACK on_destroyed(cl_mem m, void*) {
   rt.buffers.erase(it);
 }
 
-void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, void* host_ptr,
-           cl_mem parent, std::size_t origin) {
+void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_mem parent,
+           std::size_t origin) {
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   auto old = rt.buffers.find(m);
   if (old != rt.buffers.end()) {  // a recycled handle whose destructor callback was missed
     if (old->second.layout != Layout::aos()) rt.transformed_buffers--;
+    release_accesses(old->second);
     rt.buffers.erase(old);
   }
   BufferState& b = rt.buffers[m];
@@ -45,13 +54,18 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, void*
   b.context = ctx;
   b.flags = flags;
   b.size = size;
-  b.host_ptr = host_ptr;
   b.parent = parent;
   b.origin = origin;
+  b.host_visible = (flags & CL_MEM_USE_HOST_PTR) != 0;
   if (parent) {
     if (BufferState* p = rt.buffer(parent)) {
       p->children.push_back(m);
       b.annotated = p->annotated;
+      b.host_visible = b.host_visible || p->host_visible;
+    } else {  // a parent DL did not see created: ask for its flags
+      cl_mem_flags pf = 0;
+      real().clGetMemObjectInfo(parent, CL_MEM_FLAGS, sizeof pf, &pf, nullptr);
+      b.host_visible = b.host_visible || (pf & CL_MEM_USE_HOST_PTR);
     }
   }
   if (real().clSetMemObjectDestructorCallback(m, &on_destroyed, nullptr) != CL_SUCCESS)
@@ -76,33 +90,27 @@ void Runtime::set_layout(BufferState& b, const Layout& l, std::size_t n, const R
   if (!was && now) transformed_buffers++;
 }
 
+Runtime::Range Runtime::range(const BufferState& b) {
+  if (b.parent && buffer(b.parent)) return {b.parent, b.origin, b.origin + b.size};
+  if (b.parent) return {b.parent, b.origin, b.origin + b.size};  // parent unknown to DL
+  return {b.mem, 0, b.size};
+}
+
 std::vector<BufferState*> Runtime::family(cl_mem m) {
   std::vector<BufferState*> out;
   BufferState* b = buffer(m);
   if (!b) return out;
-  BufferState* root = b;
-  std::size_t lo = b->origin, hi = b->origin + b->size;
-  if (b->parent) {
-    if (BufferState* p = buffer(b->parent)) {
-      root = p;
-    } else {
-      lo = 0;
-      hi = b->size;
-    }
-  } else {
-    lo = 0;
-    hi = b->size;
-  }
-  auto overlaps = [&](const BufferState& x, bool is_root) {
-    std::size_t xl = is_root ? 0 : x.origin, xh = xl + x.size;
-    return xl < hi && lo < xh;
-  };
   out.push_back(b);
-  if (root != b && overlaps(*root, true)) out.push_back(root);
-  for (cl_mem c : root->children) {
-    if (c == m) continue;
-    if (BufferState* x = buffer(c); x && overlaps(*x, false)) out.push_back(x);
-  }
+  const Range r = range(*b);
+  auto overlaps = [&](const BufferState& x) {
+    const Range xr = range(x);
+    return xr.root == r.root && xr.lo < r.hi && r.lo < xr.hi;
+  };
+  BufferState* root = buffer(r.root);
+  if (!root) return out;
+  if (root != b && overlaps(*root)) out.push_back(root);
+  for (cl_mem c : root->children)
+    if (BufferState* x = buffer(c); x && x != b && overlaps(*x)) out.push_back(x);
   return out;
 }
 
@@ -110,38 +118,54 @@ bool Runtime::watched(cl_mem m) {
   BufferState* b = buffer(m);
   if (!b) return false;
   if (b->annotated) return true;
-  if (transformed_buffers == 0) return false;
+  if (transformed_buffers == 0 && !b->parent && b->children.empty()) return false;
   for (BufferState* x : family(m))
     if (x->annotated || x->layout != Layout::aos()) return true;
   return false;
 }
 
-void Runtime::wait_users(cl_mem m, cl_command_queue q, WaitList& wait) {
-  for (BufferState* x : family(m))
-    for (std::size_t i = 0; i < x->users.size(); ++i) wait.add(user_event(*x, i, q));
+std::string Runtime::pinned(cl_mem m) {
+  for (BufferState* x : family(m)) {
+    if (x->host_visible)
+      return fmt::format("buffer #{} is host-visible memory (CL_MEM_USE_HOST_PTR)", x->id);
+    if (x->maps) return fmt::format("buffer #{} is mapped", x->id);
+    if (x->images) return fmt::format("an image was created over buffer #{}", x->id);
+    for (const Access& a : x->users)
+      if (a.tainted && (!a.event || tainted(a.event)))
+        return fmt::format("a command on buffer #{} waits on an event that may fail", x->id);
+  }
+  return {};
 }
 
-cl_event Runtime::user_event(BufferState& b, std::size_t i, cl_command_queue q) {
-  if (b.users[i] || b.user_queues[i] == q) return b.users[i];
-  // The last command on an in-order queue, recorded without an event: a marker on that
+cl_event Runtime::wait_event(Access& a, cl_command_queue q) {
+  if (a.event || !a.queue) return a.event;
+  if (q && a.queue == q && queue(q).in_order) return nullptr;  // queue order suffices
+  // The last command of an in-order queue, recorded without an event: a marker on that
   // queue completes after it (and everything before it).
   cl_event marker = nullptr;
-  if (real().clEnqueueMarkerWithWaitList(b.user_queues[i], 0, nullptr, &marker) == CL_SUCCESS)
-    b.users[i] = marker;
-  return b.users[i];
+  if (real().clEnqueueMarkerWithWaitList(a.queue, 0, nullptr, &marker) == CL_SUCCESS)
+    a.event = marker;
+  return a.event;
 }
 
-void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q) {
+void Runtime::order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wait) {
+  for (BufferState* x : family(m))
+    if (x->conversion.event && (x->conversion.queue != q || !queue(q).in_order))
+      wait.add(x->conversion.event);
+}
+
+void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q, bool tainted) {
   BufferState* b = buffer(m);
   if (!b || !b->annotated) return;
   // On an in-order queue the last command stands for all earlier ones, and needs no event
-  // of its own until another queue must wait for it (user_event()).
+  // of its own until another queue must wait for it (wait_event()).
   if (queue(q).in_order) {
-    for (std::size_t i = 0; i < b->users.size(); ++i)
-      if (b->user_queues[i] == q) {
+    for (Access& a : b->users)
+      if (a.queue == q) {
         retain(e);
-        release(b->users[i]);
-        b->users[i] = e;
+        release(a.event);
+        a.event = e;
+        a.tainted = tainted;
         return;
       }
   } else if (!e) {
@@ -150,23 +174,19 @@ void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q) {
   if (b->users.size() >= 32) {  // drop completed commands
     std::size_t k = 0;
     for (std::size_t i = 0; i < b->users.size(); ++i) {
+      Access& a = b->users[i];
       cl_int st = CL_QUEUED;
-      if (b->users[i])
-        real().clGetEventInfo(b->users[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
-                              nullptr);
-      if (st == CL_COMPLETE || st < 0) {
-        release(b->users[i]);
-      } else {
-        b->users[k] = b->users[i];
-        b->user_queues[k++] = b->user_queues[i];
-      }
+      if (a.event)
+        real().clGetEventInfo(a.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+      if (st == CL_COMPLETE || st < 0)
+        release(a.event);
+      else
+        b->users[k++] = a;
     }
     b->users.resize(k);
-    b->user_queues.resize(k);
   }
   retain(e);
-  b->users.push_back(e);
-  b->user_queues.push_back(q);
+  b->users.push_back({e, q, tainted});
 }
 
 void Runtime::reset_to_aos(cl_mem m) {
@@ -177,7 +197,7 @@ bool Runtime::ensure_aos(cl_mem m, cl_command_queue q, WaitList& wait, const cha
                          bool skip_self) {
   bool ok = true;
   for (BufferState* x : family(m)) {
-    if (skip_self && x == buffer(m)) continue;
+    if (skip_self && x->mem == m) continue;
     if (x->layout == Layout::aos()) continue;
     Record rec = x->record;
     std::string err = marshal(*x, q, rec, x->n, Layout::aos(), wait, why);
@@ -194,7 +214,7 @@ namespace hook {
 cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                       cl_int* errcode_ret) {
   cl_mem m = real().clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
-  if (m) guarded([&] { return track(m, context, flags, size, host_ptr, nullptr, 0), 0; }, 0);
+  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0), 0; }, 0);
   return m;
 }
 
@@ -203,7 +223,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties*
                                     cl_int* errcode_ret) {
   cl_mem m =
       real().clCreateBufferWithProperties(context, properties, flags, size, host_ptr, errcode_ret);
-  if (m) guarded([&] { return track(m, context, flags, size, host_ptr, nullptr, 0), 0; }, 0);
+  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0), 0; }, 0);
   return m;
 }
 
@@ -216,43 +236,9 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
     auto* r = static_cast<const cl_buffer_region*>(info);
     cl_context ctx = nullptr;
     real().clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof ctx, &ctx, nullptr);
-    guarded([&] { return track(m, ctx, flags, r->size, nullptr, buffer, r->origin), 0; }, 0);
+    guarded([&] { return track(m, ctx, flags, r->size, buffer, r->origin), 0; }, 0);
   }
   return m;
-}
-
-cl_int clReleaseMemObject(cl_mem memobj) {
-  // A buffer created with CL_MEM_USE_HOST_PTR hands its bytes back to the host when its
-  // last reference goes: restore AoS first.
-  Runtime& rt = Runtime::get();
-  if (rt.transformed_buffers > 0) {
-    guarded(
-        [&] {
-          std::unique_lock<std::mutex> lock(rt.mutex);
-          BufferState* b = rt.buffer(memobj);
-          if (!b || !(b->flags & CL_MEM_USE_HOST_PTR) || b->layout == Layout::aos() ||
-              !b->last_queue)
-            return 0;
-          cl_uint refs = 0;
-          real().clGetMemObjectInfo(memobj, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
-          if (refs != 1) return 0;
-          cl_command_queue q = b->last_queue;
-          WaitList wait(0, nullptr);
-          rt.wait_users(memobj, q, wait);
-          rt.ensure_aos(memobj, q, wait, "release of a USE_HOST_PTR buffer");
-          // Map and unmap: the implementation copies the bytes back to the host pointer.
-          cl_event mapped = nullptr, e = nullptr;
-          void* p = real().clEnqueueMapBuffer(q, memobj, CL_FALSE, CL_MAP_READ, 0, b->size,
-                                              wait.size(), wait.data(), &mapped, nullptr);
-          if (p) real().clEnqueueUnmapMemObject(q, memobj, p, 1, &mapped, &e);
-          release(mapped);
-          lock.unlock();
-          if (e) finish_blocking(e, false);
-          return 0;
-        },
-        0);
-  }
-  return real().clReleaseMemObject(memobj);
 }
 
 }  // namespace hook

@@ -25,7 +25,7 @@ struct Controls {
   std::vector<std::string> faults;
   /// Report, summary or trace asked for: the runtime needs profiling events.
   bool profiling() const {
-    return !DL_REPORT.empty() || !DL_TRACE.empty();
+    return !DL_REPORT.empty() || !DL_TRACE.empty() || DL_SUMMARY;
   }
 };
 

@@ -1,4 +1,10 @@
 // Kernels and their argument bindings (clSetKernelArg), the inputs of every launch.
+//
+// For a kernel of a program with a shadow build, DL creates the same kernel from the
+// shadow and binds each annotated buffer to an argument by the compiler's view of the
+// kernel (argument info: name, address space, type), never by the source text. Any
+// mismatch leaves the kernel untransformed, with a warning. Every argument the
+// application sets is set on both kernels.
 #include <spdlog/spdlog.h>
 
 #include <cstring>
@@ -17,22 +23,116 @@ std::string kernel_name(cl_kernel k) {
   return s;
 }
 
+std::string arg_string(cl_kernel k, cl_uint i, cl_kernel_arg_info what) {
+  std::size_t n = 0;
+  if (real().clGetKernelArgInfo(k, i, what, 0, nullptr, &n) != CL_SUCCESS) return {};
+  std::string s(n, '\0');
+  if (n) real().clGetKernelArgInfo(k, i, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+/// Whether a kernel parameter of type `type*` can hold records `rec`: a pointer to the
+/// scalar of a flat record (one array field of scalars), or to a struct.
+bool holds(const std::string& type, const Record& rec) {
+  Scalar s;
+  if (!parse_scalar(type, s)) return type != "void";
+  const auto& f = rec.fields();
+  return f.size() == 1 && f[0].vector_width == 1 && f[0].type == s;
+}
+
+bool integer(const std::string& type) {
+  Scalar s;
+  return parse_scalar(type, s) && s != Scalar::Half && s != Scalar::Float && s != Scalar::Double;
+}
+
+/// Binds the annotation of `ks` to the arguments of its shadow kernel. Empty on success,
+/// else why the kernel stays untransformed.
+std::string bind(KernelState& ks, cl_uint nargs) {
+  const KernelAnnotation& ka = ks.ann();
+  cl_uint shadow_args = 0;
+  real().clGetKernelInfo(ks.shadow, CL_KERNEL_NUM_ARGS, sizeof shadow_args, &shadow_args, nullptr);
+  if (shadow_args != nargs)
+    return fmt::format("its DL build has {} arguments, the application's {}", shadow_args, nargs);
+  ks.arg_names.resize(nargs);
+  for (cl_uint i = 0; i < nargs; ++i) {
+    ks.arg_names[i] = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
+    if (ks.arg_names[i].empty())
+      return "the implementation gives no argument names (CL_KERNEL_ARG_NAME)";
+  }
+  auto index = [&](const std::string& name) {
+    for (cl_uint i = 0; i < nargs; ++i)
+      if (ks.arg_names[i] == name) return static_cast<int>(i);
+    return -1;
+  };
+  ks.buffer_args.clear();
+  for (const auto& b : ka.buffers) {
+    const int i = index(b.name);
+    if (i < 0)
+      return fmt::format("annotated argument '{}' is not a parameter of the kernel", b.name);
+    const auto ui = static_cast<cl_uint>(i);
+    cl_kernel_arg_address_qualifier as = 0;
+    real().clGetKernelArgInfo(ks.shadow, ui, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof as, &as,
+                              nullptr);
+    if (as != CL_KERNEL_ARG_ADDRESS_GLOBAL && as != CL_KERNEL_ARG_ADDRESS_CONSTANT)
+      return fmt::format("argument {} ('{}') is not a __global or __constant pointer", i, b.name);
+    std::string type = arg_string(ks.shadow, ui, CL_KERNEL_ARG_TYPE_NAME);
+    if (type.empty() || type.back() != '*')
+      return fmt::format("argument {} ('{}') has type '{}', not a pointer", i, b.name, type);
+    type.pop_back();
+    while (!type.empty() && type.back() == ' ') type.pop_back();
+    const Record& rec = ks.program->ann.records.at(b.record);
+    if (!holds(type, rec))
+      return fmt::format("argument {} ('{}') has type '{}*', which does not hold record {}", i,
+                         b.name, type, rec.name());
+    ks.buffer_args.push_back(i);
+  }
+  for (const auto& b : ka.buffers)
+    for (const auto& d : b.dims)
+      for (const auto& name : d.names()) {
+        const int i = index(name);
+        if (i < 0)
+          return fmt::format("dimension '{}' of '{}' names '{}', not a parameter of the kernel",
+                             d.text(), b.name, name);
+        const std::string type =
+            arg_string(ks.shadow, static_cast<cl_uint>(i), CL_KERNEL_ARG_TYPE_NAME);
+        if (!integer(type))
+          return fmt::format("dimension '{}' of '{}' names '{}', of type '{}', not an integer",
+                             d.text(), b.name, name, type);
+      }
+  return {};
+}
+
 void track(cl_kernel k, cl_program program, std::string name) {
   cl_uint nargs = 0;
   real().clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr);
   Runtime& rt = Runtime::get();
-  std::lock_guard<std::mutex> lock(rt.mutex);
+  std::unique_lock<std::mutex> lock(rt.mutex);
   KernelState ks;
   ks.name = std::move(name);
   ks.args.resize(nargs);
+  ks.stats = rt.stats_for(ks.name);
   auto it = rt.programs.find(program);
   if (it != rt.programs.end()) {
     ks.program = it->second;
     const auto& kernels = ks.program->ann.kernels;
     for (std::size_t i = 0; i < kernels.size(); ++i)
       if (kernels[i].kernel == ks.name) ks.annotation = static_cast<int>(i);
+    if (ks.annotation >= 0 && ks.program->shadow) {
+      cl_int err = CL_SUCCESS;
+      ks.shadow = real().clCreateKernel(ks.program->shadow, ks.name.c_str(), &err);
+      std::string why = ks.shadow ? bind(ks, nargs)
+                                  : fmt::format("no kernel {} in its DL build ({})", ks.name, err);
+      if (!why.empty()) {
+        log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
+        ks.stats->fallback_reasons.insert(why);
+        if (ks.shadow) real().clReleaseKernel(ks.shadow);
+        ks.shadow = nullptr;
+      }
+    }
   }
-  ks.stats = rt.stats_for(ks.name);
+  auto old = rt.kernels.find(k);
+  if (old != rt.kernels.end() && old->second.shadow) real().clReleaseKernel(old->second.shadow);
   rt.kernels.insert_or_assign(k, std::move(ks));
 }
 
@@ -67,7 +167,13 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
         auto it = rt.kernels.find(source_kernel);
         if (it != rt.kernels.end()) {
           KernelState copy = it->second;
-          copy.fallback = nullptr;
+          copy.app_refs = 1;
+          if (copy.shadow) {
+            cl_int err = CL_SUCCESS;
+            copy.shadow = real().clCloneKernel(it->second.shadow, &err);
+            if (!copy.shadow)
+              log().warn("kernel {}: clone of its DL build failed ({})", copy.name, err);
+          }
           rt.kernels.insert_or_assign(k, std::move(copy));
         }
         return k;
@@ -84,7 +190,19 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
         std::lock_guard<std::mutex> lock(rt.mutex);
         auto it = rt.kernels.find(kernel);
         if (it == rt.kernels.end() || arg_index >= it->second.args.size()) return st;
-        ArgValue& a = it->second.args[arg_index];
+        KernelState& ks = it->second;
+        if (ks.shadow) {
+          cl_int s = real().clSetKernelArg(ks.shadow, arg_index, arg_size, arg_value);
+          if (s != CL_SUCCESS) {
+            const std::string why =
+                fmt::format("its DL build refused argument {} ({})", arg_index, s);
+            log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
+            ks.stats->fallback_reasons.insert(why);
+            real().clReleaseKernel(ks.shadow);
+            ks.shadow = nullptr;
+          }
+        }
+        ArgValue& a = ks.args[arg_index];
         a.set = true;
         a.size = arg_size;
         a.mem = nullptr;
@@ -104,18 +222,26 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
       st);
 }
 
+cl_int clRetainKernel(cl_kernel kernel) {
+  cl_int st = real().clRetainKernel(kernel);
+  if (st == CL_SUCCESS) {
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (auto it = rt.kernels.find(kernel); it != rt.kernels.end()) it->second.app_refs++;
+  }
+  return st;
+}
+
 cl_int clReleaseKernel(cl_kernel kernel) {
-  Runtime& rt = Runtime::get();
   {
+    // The application's last reference: DL's state (and the shadow kernel) goes; the
+    // handle may be recycled.
+    Runtime& rt = Runtime::get();
     std::lock_guard<std::mutex> lock(rt.mutex);
     auto it = rt.kernels.find(kernel);
-    if (it != rt.kernels.end()) {
-      cl_uint refs = 0;
-      real().clGetKernelInfo(kernel, CL_KERNEL_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
-      if (refs == 1) {
-        if (it->second.fallback) real().clReleaseKernel(it->second.fallback);
-        rt.kernels.erase(it);
-      }
+    if (it != rt.kernels.end() && --it->second.app_refs == 0) {
+      if (it->second.shadow) real().clReleaseKernel(it->second.shadow);
+      rt.kernels.erase(it);
     }
   }
   return real().clReleaseKernel(kernel);

@@ -1,23 +1,16 @@
-// Kernel launches (paper §5.2): evaluate the annotations' dimensions, marshal the bound
-// buffers into the layouts the transformed kernel reads, then launch with the
-// application's wait list and event; or run the untransformed fallback kernel.
+// Kernel launches (paper §5.2). A kernel with a shadow (DL's build of its annotated
+// program) runs transformed: its annotated buffers are marshaled into the layouts the
+// rewritten kernel reads, then the shadow kernel is enqueued with the application's wait
+// list and event. Anything that stands in the way runs the application's own kernel on
+// AoS bytes instead (the fallback); so do kernels DL does not transform.
 #include <spdlog/spdlog.h>
 
 #include <cstring>
 
-#include "programs.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
 namespace {
-
-struct Need {
-  cl_mem mem = nullptr;
-  const Record* rec = nullptr;
-  std::size_t n = 0;
-  Layout to;
-  std::string arg;
-};
 
 struct Launch {
   cl_command_queue queue;
@@ -32,67 +25,105 @@ struct Launch {
   bool task;
 };
 
+struct Need {
+  cl_mem mem = nullptr;
+  const Record* rec = nullptr;
+  std::size_t n = 0;
+  Layout to;
+  std::string arg;
+};
+
 cl_int forward(const Launch& l, cl_kernel k, cl_uint nw, const cl_event* w, cl_event* e) {
   if (l.task) return real().clEnqueueTask(l.queue, k, nw, w, e);
   return real().clEnqueueNDRangeKernel(l.queue, k, l.work_dim, l.offset, l.global, l.local, nw, w,
                                        e);
 }
 
-std::optional<std::int64_t> scalar_value(const KernelState& ks, const KernelAnnotation& ka,
-                                         const std::string& name) {
-  int i = ka.param_index(name);
-  if (i < 0 || static_cast<std::size_t>(i) >= ks.args.size()) return std::nullopt;
-  const ArgValue& a = ks.args[static_cast<std::size_t>(i)];
-  if (!a.set || a.bytes.size() != a.size) return std::nullopt;
-  switch (a.size) {
-    case 1: {
-      std::int8_t v;
-      std::memcpy(&v, a.bytes.data(), 1);
-      return v;
+std::optional<std::int64_t> scalar_value(const KernelState& ks, const std::string& name) {
+  for (std::size_t i = 0; i < ks.arg_names.size() && i < ks.args.size(); ++i) {
+    if (ks.arg_names[i] != name) continue;
+    const ArgValue& a = ks.args[i];
+    if (!a.set || a.bytes.size() != a.size) return std::nullopt;
+    switch (a.size) {
+      case 1: {
+        std::int8_t v;
+        std::memcpy(&v, a.bytes.data(), 1);
+        return v;
+      }
+      case 2: {
+        std::int16_t v;
+        std::memcpy(&v, a.bytes.data(), 2);
+        return v;
+      }
+      case 4: {
+        std::int32_t v;
+        std::memcpy(&v, a.bytes.data(), 4);
+        return v;
+      }
+      case 8: {
+        std::int64_t v;
+        std::memcpy(&v, a.bytes.data(), 8);
+        return v;
+      }
+      default:
+        return std::nullopt;
     }
-    case 2: {
-      std::int16_t v;
-      std::memcpy(&v, a.bytes.data(), 2);
-      return v;
-    }
-    case 4: {
-      std::int32_t v;
-      std::memcpy(&v, a.bytes.data(), 4);
-      return v;
-    }
-    case 8: {
-      std::int64_t v;
-      std::memcpy(&v, a.bytes.data(), 8);
-      return v;
-    }
-    default:
-      return std::nullopt;
   }
+  return std::nullopt;
+}
+
+/// Why two arguments of one launch cannot be converted as the annotation says: the same
+/// buffer wanted in two ways, or overlapping bytes through different handles (a parent
+/// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
+std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>& out) {
+  for (const Need& nd : out) {
+    const BufferState* b = rt.buffer(nd.mem);
+    const Runtime::Range r = rt.range(*b);
+    for (std::size_t i = 0; i < ks.args.size(); ++i) {
+      cl_mem m = ks.args[i].mem;
+      if (!m) continue;
+      const std::string& pname = i < ks.arg_names.size() ? ks.arg_names[i] : std::string();
+      const Need* other = nullptr;
+      for (const Need& o : out)
+        if (o.arg == pname) other = &o;
+      if (m == nd.mem) {
+        if (!other)
+          return fmt::format("argument {} is also bound to the plain argument {}", nd.arg, pname);
+        if (other->to != nd.to || other->n != nd.n || *other->rec != *nd.rec)
+          return fmt::format("arguments {} and {} are one buffer wanted in two layouts", nd.arg,
+                             pname);
+        continue;
+      }
+      const Runtime::Range o = rt.range(*rt.buffer(m));
+      if (o.root == r.root && o.lo < r.hi && r.lo < o.hi)
+        return fmt::format("argument {} overlaps the bytes of argument {} (another handle)", nd.arg,
+                           pname.empty() ? std::to_string(i) : pname);
+    }
+  }
+  return {};
 }
 
 /// What the transformed kernel needs; empty `why` on success.
 std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std::string& why) {
   const ProgramState& ps = *ks.program;
-  const KernelAnnotation& ka = ps.ann.kernels[static_cast<std::size_t>(ks.annotation)];
+  const KernelAnnotation& ka = ks.ann();
   Expr::Env env;
   for (cl_uint d = 0; d < l.work_dim && d < 3; ++d) {
     env.global_size[d] = l.global[d];
     env.local_size[d] = l.local ? l.local[d] : 0;
     env.num_groups[d] = l.local && l.local[d] ? (l.global[d] + l.local[d] - 1) / l.local[d] : 0;
   }
-  env.scalar = [&](const std::string& n) { return scalar_value(ks, ka, n); };
+  env.scalar = [&](const std::string& n) { return scalar_value(ks, n); };
   std::vector<Need> out;
-  for (const auto& b : ka.buffers) {
-    int i = ka.param_index(b.name);
-    const ArgValue* a = i >= 0 && static_cast<std::size_t>(i) < ks.args.size()
-                            ? &ks.args[static_cast<std::size_t>(i)]
-                            : nullptr;
-    if (!a || !a->mem) {
+  for (std::size_t bi = 0; bi < ka.buffers.size(); ++bi) {
+    const auto& b = ka.buffers[bi];
+    const ArgValue& a = ks.args[static_cast<std::size_t>(ks.buffer_args[bi])];
+    if (!a.mem) {
       why = fmt::format("argument {}: not a buffer DL tracks", b.name);
       return {};
     }
     Need nd;
-    nd.mem = a->mem;
+    nd.mem = a.mem;
     nd.arg = b.name;
     nd.rec = &ps.ann.records.at(b.record);
     std::vector<std::int64_t> dims;
@@ -109,40 +140,108 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       dims.push_back(*v);
     }
     nd.n = record_count(dims, nd.rec);
+    if (nd.n == 0) {
+      why = fmt::format("argument {}: the annotation gives n = 0 records", b.name);
+      return {};
+    }
+    std::size_t bytes = 0;
+    const BufferState* buf = rt.buffer(nd.mem);
+    if (__builtin_mul_overflow(nd.n, nd.rec->size(), &bytes) || bytes > buf->size) {
+      why = fmt::format("argument {}: {} records of {} bytes do not fit the buffer's {} bytes",
+                        b.name, nd.n, nd.rec->size(), buf->size);
+      return {};
+    }
     nd.to = b.target;
     if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) nd.to = Layout::asta(ps.tile);
-    for (const auto& o : out)
-      if (o.mem == nd.mem && (o.to != nd.to || o.n != nd.n || *o.rec != *nd.rec)) {
-        why =
-            fmt::format("arguments {} and {} are one buffer wanted in two layouts", o.arg, b.name);
-        return {};
-      }
     out.push_back(std::move(nd));
   }
-  for (std::size_t i = 0; i < ks.args.size(); ++i) {
-    if (!ks.args[i].mem) continue;
-    const std::string& pname = i < ka.params.size() ? ka.params[i] : std::string();
-    bool annotated = false;
-    for (const auto& b : ka.buffers) annotated = annotated || b.name == pname;
-    if (annotated) continue;
-    for (const auto& o : out)
-      if (o.mem == ks.args[i].mem) {
-        why = fmt::format("argument {} is also bound to the plain argument {}", o.arg, pname);
+  if (std::string a = aliasing(rt, ks, out); !a.empty()) {
+    why = std::move(a);
+    return {};
+  }
+  for (const Need& nd : out)
+    if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n)
+      if (std::string p = rt.pinned(nd.mem); !p.empty()) {
+        why = fmt::format("argument {}: {}", nd.arg, p);
         return {};
       }
-  }
   return out;
 }
 
-/// The launch's event: the application's when it asked for one, else DL's own when it
-/// needs one (to track users, to profile); released by the caller.
-struct EventSlot {
-  cl_event e = nullptr;
-  cl_event* app;
-  cl_event* ptr(bool need) { return app ? app : (need ? &e : nullptr); }
-  cl_event get() const { return app ? *app : e; }
-  ~EventSlot() { release(e); }
-};
+/// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments.
+cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitList& w,
+               bool watched) {
+  const bool profiling = rt.controls.profiling();
+  // In-order queues need no event to track the buffers' users (Runtime::add_user).
+  const bool need_event =
+      profiling || (watched && (!rt.queue(l.queue).in_order || w.app_may_fail()));
+  EventSlot ev{nullptr, l.event};
+  cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(need_event));
+  if (st != CL_SUCCESS) return st;
+  if (w.app_may_fail()) rt.taint(ev.get());
+  for (const auto& a : ks.args)
+    if (a.mem) rt.add_user(a.mem, ev.get(), l.queue, w.app_may_fail());
+  if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
+  return st;
+}
+
+/// The application's own kernel on AoS bytes.
+cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail,
+                    std::unique_lock<std::mutex>& lock) {
+  bool watched = false;
+  for (const auto& a : ks.args) watched = watched || (a.mem && rt.watched(a.mem));
+  if (!watched && !may_fail && !rt.controls.profiling()) {
+    lock.unlock();
+    return forward(l, l.kernel, l.num_wait, l.wait, l.event);
+  }
+  WaitList w(l.num_wait, l.wait, may_fail);
+  for (const auto& a : ks.args)
+    if (a.mem && rt.watched(a.mem)) {
+      rt.ensure_aos(a.mem, l.queue, w, "a kernel launch");
+      rt.order_after_conversions(a.mem, l.queue, w);
+    }
+  w.settle_before_failure();
+  return enqueue(rt, ks, l, l.kernel, w, watched);
+}
+
+/// The shadow kernel on the layouts of `nds`; the fallback when a conversion fails.
+cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
+                          const std::vector<Need>& nds, std::string& why) {
+  WaitList w(l.num_wait, l.wait, false);
+  // Plain buffer arguments, and regions overlapping the annotated ones: AoS.
+  for (const auto& a : ks.args) {
+    if (!a.mem) continue;
+    bool annotated = false;
+    for (const auto& nd : nds) annotated = annotated || nd.mem == a.mem;
+    if (!annotated && !rt.watched(a.mem)) continue;
+    rt.ensure_aos(a.mem, l.queue, w, "a kernel launch", annotated);
+  }
+  std::uint64_t marshals = 0;
+  std::vector<cl_mem> done;
+  for (const auto& nd : nds) {
+    BufferState* b = rt.buffer(nd.mem);
+    b->annotated = true;
+    rt.list(*b);
+    b->stats->kernels.insert(ks.name);
+    const std::uint64_t before = b->stats->marshals;
+    std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name);
+    marshals += b->stats->marshals - before;
+    if (!err.empty()) {
+      why = fmt::format("argument {}: {}", nd.arg, err);
+      break;
+    }
+    done.push_back(nd.mem);
+  }
+  ks.stats->marshals += marshals;
+  if (!why.empty()) {  // restore what this launch already marshaled; the caller falls back
+    for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
+    return CL_SUCCESS;
+  }
+  for (const auto& a : ks.args)
+    if (a.mem) rt.order_after_conversions(a.mem, l.queue, w);
+  ks.stats->transformed_launches++;
+  return enqueue(rt, ks, l, ks.shadow, w, true);
+}
 
 cl_int run(const Launch& l) {
   Runtime& rt = Runtime::get();
@@ -150,42 +249,23 @@ cl_int run(const Launch& l) {
   auto it = rt.kernels.find(l.kernel);
   if (it == rt.kernels.end()) {
     lock.unlock();
-    return forward(l, l.kernel, l.num_wait, l.wait, l.event);
+    cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
+    if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
+    return st;
   }
   KernelState& ks = it->second;
   ks.stats->launches++;
-  const bool profiling = rt.controls.profiling();
   bool all_set = true;
   for (const auto& a : ks.args) all_set = all_set && a.set;
-  const bool transformed = ks.program && ks.program->transformed && ks.annotation >= 0;
   if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
     lock.unlock();  // the application's error: the implementation reports it
-    return forward(l, l.kernel, l.num_wait, l.wait, l.event);
-  }
-  if (!transformed) {
-    bool watched = false;
-    for (const auto& a : ks.args) watched = watched || (a.mem && rt.watched(a.mem));
-    if (!watched && !profiling) {
-      lock.unlock();
-      return forward(l, l.kernel, l.num_wait, l.wait, l.event);
-    }
-    WaitList w(l.num_wait, l.wait);
-    for (const auto& a : ks.args)
-      if (a.mem && rt.watched(a.mem)) rt.ensure_aos(a.mem, l.queue, w, "a kernel launch");
-    // In-order queues need no event to track the buffers' users (Runtime::add_user).
-    const bool in_order = rt.queue(l.queue).in_order;
-    EventSlot ev{nullptr, l.event};
-    cl_int st =
-        forward(l, l.kernel, w.size(), w.data(), ev.ptr((watched && !in_order) || profiling));
-    if (st == CL_SUCCESS) {
-      for (const auto& a : ks.args)
-        if (a.mem) rt.add_user(a.mem, ev.get(), l.queue);
-      if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
-    }
+    cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
+    if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
     return st;
   }
+  const bool may_fail = rt.any_tainted(l.num_wait, l.wait);
+  if (!ks.shadow) return launch_plain(rt, ks, l, may_fail, lock);
 
-  // A transformed kernel.
   const size_t one = 1;
   Launch ll = l;
   if (l.task) {
@@ -194,80 +274,19 @@ cl_int run(const Launch& l) {
     ll.local = &one;
   }
   std::string why;
-  if (ks.program->always_fallback) why = "its program links transformed and untransformed parts";
   std::vector<Need> nds;
-  if (why.empty()) nds = needs(rt, ks, ll, why);
-  WaitList w(l.num_wait, l.wait);
-  std::uint64_t marshals = 0;
+  if (may_fail)
+    why = "the launch waits on an event that may fail (a user event)";
+  else
+    nds = needs(rt, ks, ll, why);
   if (why.empty()) {
-    // Plain buffer arguments and regions overlapping the annotated ones: AoS.
-    for (std::size_t i = 0; i < ks.args.size(); ++i) {
-      cl_mem m = ks.args[i].mem;
-      if (!m) continue;
-      bool annotated = false;
-      for (const auto& nd : nds) annotated = annotated || nd.mem == m;
-      rt.ensure_aos(m, l.queue, w, "a kernel launch", annotated);
-    }
-    std::vector<cl_mem> done;
-    for (const auto& nd : nds) {
-      BufferState* b = rt.buffer(nd.mem);
-      b->annotated = true;
-      if (!b->stats->listed) {
-        b->stats->listed = true;
-        rt.buffer_stats.push_back(b->stats);
-      }
-      b->stats->kernels.insert(ks.name);
-      const std::uint64_t before = b->stats->marshals;
-      std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name);
-      marshals += b->stats->marshals - before;
-      if (!err.empty()) {
-        why = fmt::format("argument {}: {}", nd.arg, err);
-        break;
-      }
-      done.push_back(nd.mem);
-    }
-    if (!why.empty())  // restore what this launch already marshaled
-      for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
+    cl_int st = launch_transformed(rt, ks, l, nds, why);
+    if (why.empty()) return st;
   }
-  ks.stats->marshals += marshals;
-  cl_kernel k = l.kernel;
-  if (!why.empty()) {
-    log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
-    ks.stats->fallbacks++;
-    ks.stats->fallback_reasons.insert(why);
-    for (const auto& a : ks.args)
-      if (a.mem) rt.ensure_aos(a.mem, l.queue, w, "fallback");
-    std::string err;
-    if (!ks.fallback) {
-      cl_program fp = build_fallback(*ks.program, &err);
-      cl_int st = CL_SUCCESS;
-      if (fp) ks.fallback = real().clCreateKernel(fp, ks.name.c_str(), &st);
-      if (!ks.fallback) {
-        log().error("kernel {}: no untransformed kernel ({}); the launch fails", ks.name,
-                    err.empty() ? std::to_string(st) : err);
-        return CL_OUT_OF_RESOURCES;
-      }
-    }
-    k = ks.fallback;
-    for (std::size_t i = 0; i < ks.args.size(); ++i) {
-      const ArgValue& a = ks.args[i];
-      real().clSetKernelArg(k, static_cast<cl_uint>(i), a.size,
-                            a.bytes.empty() ? nullptr : a.bytes.data());
-    }
-  } else {
-    ks.stats->transformed_launches++;
-  }
-  EventSlot ev{nullptr, l.event};
-  cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(!rt.queue(l.queue).in_order || profiling));
-  if (st == CL_SUCCESS) {
-    for (const auto& a : ks.args)
-      if (a.mem) {
-        if (BufferState* b = rt.buffer(a.mem); b && !b->annotated) b->annotated = why.empty();
-        rt.add_user(a.mem, ev.get(), l.queue);
-      }
-    if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
-  }
-  return st;
+  log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
+  ks.stats->fallbacks++;
+  ks.stats->fallback_reasons.insert(why);
+  return launch_plain(rt, ks, l, may_fail, lock);
 }
 
 }  // namespace

@@ -17,6 +17,20 @@ QueueInfo& Runtime::queue(cl_command_queue q) {
   return queues[q] = qi;
 }
 
+cl_command_queue Runtime::own_queue(cl_context c) {
+  auto it = own_queues.find(c);
+  if (it != own_queues.end()) return it->second;
+  std::size_t bytes = 0;
+  real().clGetContextInfo(c, CL_CONTEXT_DEVICES, 0, nullptr, &bytes);
+  std::vector<cl_device_id> devs(bytes / sizeof(cl_device_id));
+  if (!devs.empty()) real().clGetContextInfo(c, CL_CONTEXT_DEVICES, bytes, devs.data(), nullptr);
+  cl_device_id d = devs.empty() ? nullptr : devs[0];
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = d ? real().clCreateCommandQueueWithProperties(c, d, nullptr, &err) : nullptr;
+  if (q) own_queues[c] = q;
+  return q;
+}
+
 Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
   auto& m = marshalers[{c, d}];
   if (!m) {
@@ -36,20 +50,29 @@ std::uint32_t Runtime::tile_for(cl_context c, cl_device_id d) {
   return m ? m->preferred_tile() : 32;
 }
 
+namespace {
+
+void CL_CALLBACK on_conversion_done(cl_event, cl_int status, void* data) {
+  if (status >= 0) return;
+  log().critical(
+      "buffer #{}: a conversion failed on the device ({}); its bytes may be in neither layout",
+      reinterpret_cast<std::uintptr_t>(data), status);
+}
+
+}  // namespace
+
 std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& rec, std::size_t n,
                              const Layout& to, WaitList& wait, const std::string& why) {
-  const bool same_record = b.record_source == &rec || b.record == rec;
-  if (b.layout != Layout::aos() && (b.n != n || !same_record)) {
+  if (b.layout != Layout::aos() && (b.n != n || b.record != rec)) {
     // Marshaled for another n or record: back to AoS with what it was marshaled for.
-    if (to == Layout::aos() && b.n == 0) return "buffer state lost";
     Record old = b.record;
     std::string err = marshal(b, q, old, b.n, Layout::aos(), wait, why);
     if (!err.empty() || to == Layout::aos()) return err;
   }
   const Layout from = b.layout;
   if (from == to) return {};
-  const std::size_t bytes = n * rec.size();
-  if (bytes > b.size)
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(n, rec.size(), &bytes) || bytes > b.size)
     return fmt::format("{} records of {} bytes do not fit the buffer's {} bytes", n, rec.size(),
                        b.size);
   if (controls.fault("alloc")) return "allocation failure forced by DL_FAULT=alloc";
@@ -62,26 +85,32 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   std::string build_log;
   if (cl_int st = m->prepare(rec, plan, &build_log); st != CL_SUCCESS)
     return fmt::format("marshaling program failed to build ({}): {}", st, build_log);
-  for (std::size_t i = 0; i < b.users.size(); ++i) wait.add(user_event(b, i, q));
+  // After every earlier command on these bytes, whatever its queue.
+  WaitList deps(0, nullptr, false);
+  for (cl_event e : wait.for_conversion()) deps.add(e);
+  for (BufferState* x : family(b.mem)) {
+    for (Access& a : x->users) deps.add(wait_event(a, q));
+    if (x->conversion.event && (x->conversion.queue != q || !qi.in_order))
+      deps.add(x->conversion.event);
+  }
   cl_event done = nullptr;
   MarshalResult r =
-      m->enqueue(q, b.mem, 0, rec, n, from, to, algorithm, wait.size(), wait.data(), &done);
+      m->enqueue(q, b.mem, 0, rec, n, from, to, algorithm, deps.size(), deps.data(), &done);
   if (r.status != CL_SUCCESS) return fmt::format("marshal failed ({}): {}", r.status, r.error);
-  for (cl_event e : b.users) release(e);
+  for (const Access& a : b.users) release(a.event);
   b.users.clear();
-  b.user_queues.clear();
-  b.last_queue = q;
+  release(b.conversion.event);
+  retain(done);
+  b.conversion = {done, q, false};
+  real().clSetEventCallback(done, CL_COMPLETE, &on_conversion_done,
+                            reinterpret_cast<void*>(static_cast<std::uintptr_t>(b.id)));
   set_layout(b, to, n, &rec);
-  b.record_source = to == Layout::aos() ? nullptr : &rec;
   std::string algos;
   for (const auto& s : r.plan.steps) {
     if (!algos.empty()) algos += "+";
     algos += algorithm_name(s.algorithm);
   }
-  if (!b.stats->listed) {
-    b.stats->listed = true;
-    buffer_stats.push_back(b.stats);
-  }
+  list(b);
   b.stats->marshals++;
   b.stats->bytes += r.plan.bytes_moved;
   b.stats->algorithms.insert(algos);
@@ -92,7 +121,7 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   if (controls.profiling() && done)
     profile(done, fmt::format("marshal #{} {}->{}", b.id, from.str(), to.str()), "marshal", q,
             nullptr, b.stats);
-  wait.replace(done);
+  wait.converted(done);
   return {};
 }
 

@@ -18,32 +18,42 @@ struct Use {
 bool covers(cl_mem m, std::size_t offset, std::size_t size);
 
 /// `enqueue(num_wait, wait, event)` enqueues the real command non-blocking. Blocking
-/// semantics come back by waiting for its event after DL's lock is released.
-template <typename Enqueue>
-cl_int observe(cl_command_queue q, std::initializer_list<Use> uses, cl_uint num_wait,
-               const cl_event* wait, cl_event* event, bool blocking, Enqueue&& enqueue) {
+/// semantics come back by waiting for its event after DL's lock is released. `after`
+/// runs under the lock once the command is enqueued (maps count themselves there).
+template <typename Enqueue, typename After = void (*)()>
+cl_int observe(
+    cl_command_queue q, std::initializer_list<Use> uses, cl_uint num_wait, const cl_event* wait,
+    cl_event* event, bool blocking, Enqueue&& enqueue, After&& after = [] {}) {
   Runtime& rt = Runtime::get();
   std::unique_lock<std::mutex> lock(rt.mutex);
   bool watched = false;
   for (const Use& u : uses) watched = watched || (u.mem && rt.watched(u.mem));
+  const bool may_fail = rt.any_tainted(num_wait, wait);
   if (!watched) {
+    after();
     lock.unlock();
-    return enqueue(num_wait, wait, event, blocking);
+    cl_int st = enqueue(num_wait, wait, event, blocking);
+    if (st == CL_SUCCESS && may_fail) propagate_taint(num_wait, wait, event);
+    return st;
   }
-  WaitList w(num_wait, wait);
+  WaitList w(num_wait, wait, may_fail);
   for (const Use& u : uses)
-    if (u.mem) rt.ensure_aos(u.mem, q, w, "a host access", u.replaces_all);
+    if (u.mem) {
+      rt.ensure_aos(u.mem, q, w, "a host access", u.replaces_all);
+      rt.order_after_conversions(u.mem, q, w);
+    }
+  w.settle_before_failure();
   cl_event own = nullptr;
   cl_event* ev = event ? event : &own;
   cl_int st = enqueue(w.size(), w.data(), ev, false);
-  if (st != CL_SUCCESS) {
-    return st;
-  }
+  if (st != CL_SUCCESS) return st;
+  if (may_fail) rt.taint(*ev);
   for (const Use& u : uses) {
     if (!u.mem) continue;
     if (u.replaces_all) rt.reset_to_aos(u.mem);
-    rt.add_user(u.mem, *ev, q);
+    rt.add_user(u.mem, *ev, q, may_fail);
   }
+  after();
   cl_event e = *ev;
   lock.unlock();
   if (blocking) st = finish_blocking(e, true);

@@ -1,8 +1,10 @@
-// Programs: annotations from the sources, -DDL_ASTA_T=<T> added to the builds of
-// programs DL will marshal for, and the untransformed fallback built on demand.
+// Programs. The application's program is built exactly as the application asks, so its
+// binaries, options and logs are its own. For a program with transformable annotations
+// DL builds a second program from the same sources, the *shadow*, with
+// -DDL_ASTA_T=<T> (the rewritten path) and -cl-kernel-arg-info (to bind annotations to
+// arguments as the compiler sees them). Shadows are built outside the runtime's lock.
 #include <spdlog/spdlog.h>
 
-#include "programs.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -54,15 +56,6 @@ std::shared_ptr<ProgramState> find(cl_program p) {
   return it == rt.programs.end() ? nullptr : it->second;
 }
 
-/// Options with the tile define for `ps`, deciding T on first use.
-std::string transformed_options(ProgramState& ps, const char* options) {
-  Runtime& rt = Runtime::get();
-  std::lock_guard<std::mutex> lock(rt.mutex);
-  if (!ps.tile) ps.tile = ps.devices.empty() ? 32 : rt.tile_for(ps.context, ps.devices[0]);
-  std::string o = options ? options : "";
-  return o + (o.empty() ? "" : " ") + "-DDL_ASTA_T=" + std::to_string(ps.tile);
-}
-
 std::string build_log(cl_program p, cl_device_id d) {
   std::size_t n = 0;
   real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
@@ -72,46 +65,94 @@ std::string build_log(cl_program p, cl_device_id d) {
   return s;
 }
 
+/// The shadow's options: the application's, the tile, argument info.
+std::string shadow_options(const ProgramState& ps, const char* options) {
+  std::string o = options ? options : "";
+  return o + (o.empty() ? "" : " ") + "-DDL_ASTA_T=" + std::to_string(ps.tile) +
+         " -cl-kernel-arg-info";
+}
+
+/// Decides T (from the first device) and creates the marshalers the program will use.
+void prepare_devices(ProgramState& ps, cl_program p, cl_uint n, const cl_device_id* list) {
+  std::vector<cl_device_id> devices = program_devices(p, n, list);
+  Runtime& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  ps.devices = std::move(devices);
+  if (!ps.tile) ps.tile = ps.devices.empty() ? 32 : rt.tile_for(ps.context, ps.devices[0]);
+}
+
+/// Builds the marshaling programs of the program's records on its devices, so that no
+/// launch compiles them under the runtime's lock.
+void prepare_marshalers(const ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  std::vector<Marshaler*> ms;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    for (cl_device_id d : ps.devices)
+      if (Marshaler* m = rt.marshaler(ps.context, d)) ms.push_back(m);
+  }
+  for (Marshaler* m : ms)
+    for (const auto& [name, rec] : ps.ann.records) {
+      std::string err;
+      if (m->prepare(rec, &err) != CL_SUCCESS)
+        log().warn("record {}: marshaling kernels failed to build: {}", name, err);
+    }
+}
+
+/// Replaces the shadow of `ps` (under the lock); releases the old one.
+void set_shadow(ProgramState& ps, cl_program shadow, std::string why) {
+  Runtime& rt = Runtime::get();
+  cl_program old = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    old = ps.shadow;
+    ps.shadow = shadow;
+    ps.why = std::move(why);
+  }
+  if (old) real().clReleaseProgram(old);
+}
+
+cl_program create_shadow(const ProgramState& ps, std::size_t source, cl_int* err) {
+  const char* src = ps.sources.at(source).c_str();
+  return real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, err);
+}
+
+/// Builds (or compiles, for clCompileProgram) the shadow of `ps` after the application's
+/// own call succeeded.
+void build_shadow(ProgramState& ps, cl_program app, cl_uint ndev, const cl_device_id* devs,
+                  const char* options, bool compile_only, cl_uint num_headers = 0,
+                  const cl_program* headers = nullptr, const char** header_names = nullptr) {
+  Runtime& rt = Runtime::get();
+  prepare_devices(ps, app, ndev, devs);
+  const std::string opts = shadow_options(ps, options);
+  cl_int st = CL_SUCCESS;
+  cl_program s = create_shadow(ps, 0, &st);
+  if (s && rt.controls.fault("program")) {
+    st = CL_BUILD_PROGRAM_FAILURE;
+  } else if (s) {
+    st = compile_only ? real().clCompileProgram(s, ndev, devs, opts.c_str(), num_headers, headers,
+                                                header_names, nullptr, nullptr)
+                      : real().clBuildProgram(s, ndev, devs, opts.c_str(), nullptr, nullptr);
+  }
+  if (st != CL_SUCCESS) {
+    const std::string detail = rt.controls.fault("program") ? "forced by DL_FAULT=program"
+                               : s && !ps.devices.empty()   ? build_log(s, ps.devices[0])
+                                                            : std::to_string(st);
+    log().warn("program failed to build with -DDL_ASTA_T={} (runs untransformed): {}", ps.tile,
+               detail);
+    if (s) real().clReleaseProgram(s);
+    set_shadow(ps, nullptr, "the program failed to build with -DDL_ASTA_T");
+    return;
+  }
+  log().info("program built with -DDL_ASTA_T={}", ps.tile);
+  set_shadow(ps, s, {});
+  prepare_marshalers(ps);
+}
+
 }  // namespace
 
 ProgramState::~ProgramState() {
-  if (fallback) real().clReleaseProgram(fallback);
-}
-
-cl_program build_fallback(ProgramState& ps, std::string* error) {
-  if (ps.fallback || ps.fallback_failed) return ps.fallback;
-  cl_int st = CL_SUCCESS;
-  cl_program p = nullptr;
-  const cl_device_id* devs = ps.devices.empty() ? nullptr : ps.devices.data();
-  const auto ndev = static_cast<cl_uint>(ps.devices.size());
-  if (!ps.linked) {
-    const char* src = ps.sources.at(0).c_str();
-    p = real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, &st);
-    if (p) st = real().clBuildProgram(p, ndev, devs, ps.options.c_str(), nullptr, nullptr);
-  } else {
-    std::vector<cl_program> inputs;
-    for (std::size_t i = 0; i < ps.sources.size() && st == CL_SUCCESS; ++i) {
-      const char* src = ps.sources[i].c_str();
-      cl_program in = real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, &st);
-      if (!in) break;
-      inputs.push_back(in);
-      st = real().clCompileProgram(in, ndev, devs, ps.input_options.at(i).c_str(), 0, nullptr,
-                                   nullptr, nullptr, nullptr);
-    }
-    if (st == CL_SUCCESS)
-      p = real().clLinkProgram(ps.context, ndev, devs, ps.link_options.c_str(),
-                               static_cast<cl_uint>(inputs.size()), inputs.data(), nullptr, nullptr,
-                               &st);
-    for (cl_program in : inputs) real().clReleaseProgram(in);
-  }
-  if (st != CL_SUCCESS || !p) {
-    if (error) *error = fmt::format("the untransformed program failed to build ({})", st);
-    if (p) real().clReleaseProgram(p);
-    ps.fallback_failed = true;
-    return nullptr;
-  }
-  ps.fallback = p;
-  return p;
+  if (shadow) real().clReleaseProgram(shadow);
 }
 
 namespace hook {
@@ -150,28 +191,13 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
 cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                       const char* options, void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                       void* user_data) {
+  cl_int st =
+      real().clBuildProgram(program, num_devices, device_list, options, pfn_notify, user_data);
+  if (st != CL_SUCCESS) return st;  // DL's state changes only when the real call succeeds
   auto ps = find(program);
-  if (!ps || !ps->annotated)
-    return real().clBuildProgram(program, num_devices, device_list, options, pfn_notify, user_data);
-  ps->devices = program_devices(program, num_devices, device_list);
-  ps->options = options ? options : "";
-  const std::string opts = transformed_options(*ps, options);
-  Runtime& rt = Runtime::get();
-  cl_int st = CL_BUILD_PROGRAM_FAILURE;
-  if (!rt.controls.fault("program"))
-    st = real().clBuildProgram(program, num_devices, device_list, opts.c_str(), nullptr, nullptr);
-  if (st == CL_SUCCESS) {
-    ps->transformed = true;
-    log().info("program built with -DDL_ASTA_T={}", ps->tile);
-  } else {
-    if (st == CL_BUILD_PROGRAM_FAILURE && !ps->devices.empty())
-      log().warn("program failed to build with -DDL_ASTA_T={} (runs untransformed): {}", ps->tile,
-                 rt.controls.fault("program") ? "forced by DL_FAULT=program"
-                                              : build_log(program, ps->devices[0]));
-    ps->transformed = false;
-    st = real().clBuildProgram(program, num_devices, device_list, options, nullptr, nullptr);
-  }
-  if (pfn_notify) pfn_notify(program, user_data);
+  if (ps && ps->annotated && !ps->sources.empty())
+    guarded([&] { return build_shadow(*ps, program, num_devices, device_list, options, false), 0; },
+            0);
   return st;
 }
 
@@ -179,23 +205,18 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
                         const char* options, cl_uint num_input_headers,
                         const cl_program* input_headers, const char** header_include_names,
                         void(CL_CALLBACK* pfn_notify)(cl_program, void*), void* user_data) {
+  cl_int st = real().clCompileProgram(program, num_devices, device_list, options, num_input_headers,
+                                      input_headers, header_include_names, pfn_notify, user_data);
+  if (st != CL_SUCCESS) return st;
   auto ps = find(program);
-  if (!ps || !ps->annotated)
-    return real().clCompileProgram(program, num_devices, device_list, options, num_input_headers,
-                                   input_headers, header_include_names, pfn_notify, user_data);
-  ps->devices = program_devices(program, num_devices, device_list);
-  ps->options = options ? options : "";
-  const std::string opts = transformed_options(*ps, options);
-  Runtime& rt = Runtime::get();
-  cl_int st = CL_COMPILE_PROGRAM_FAILURE;
-  if (!rt.controls.fault("program"))
-    st = real().clCompileProgram(program, num_devices, device_list, opts.c_str(), num_input_headers,
-                                 input_headers, header_include_names, nullptr, nullptr);
-  ps->transformed = st == CL_SUCCESS;
-  if (st != CL_SUCCESS)
-    st = real().clCompileProgram(program, num_devices, device_list, options, num_input_headers,
-                                 input_headers, header_include_names, nullptr, nullptr);
-  if (pfn_notify) pfn_notify(program, user_data);
+  if (ps && ps->annotated && !ps->sources.empty())
+    guarded(
+        [&] {
+          return build_shadow(*ps, program, num_devices, device_list, options, true,
+                              num_input_headers, input_headers, header_include_names),
+                 0;
+        },
+        0);
   return st;
 }
 
@@ -210,25 +231,48 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   if (!p || !input_programs) return p;
   return guarded(
       [&] {
+        // The shadow links the inputs' shadows, and the application's own compiled inputs
+        // where DL knows nothing of an input (they are not transformed).
         auto ps = std::make_shared<ProgramState>();
         ps->context = context;
-        ps->linked = true;
-        ps->link_options = options ? options : "";
-        bool any_transformed = false, any_plain = false;
+        std::vector<cl_program> inputs;
+        bool any = false;
         for (cl_uint i = 0; i < num_input_programs; ++i) {
           auto in = find(input_programs[i]);
-          if (!in) return p;  // an input DL knows nothing of (binary, IL): leave it alone
-          ps->sources.push_back(in->sources.at(0));
-          ps->input_options.push_back(in->options);
+          if (!in || !in->annotated) {
+            inputs.push_back(input_programs[i]);
+            continue;
+          }
+          if (!in->shadow) return p;  // an annotated input without its shadow: untransformed
+          any = true;
+          inputs.push_back(in->shadow);
+          ps->sources.insert(ps->sources.end(), in->sources.begin(), in->sources.end());
           for (const auto& k : in->ann.kernels) ps->ann.kernels.push_back(k);
           for (const auto& [name, r] : in->ann.records) ps->ann.records.emplace(name, r);
-          if (in->annotated) (in->transformed ? any_transformed : any_plain) = true;
-          if (in->transformed) ps->tile = in->tile;
+          ps->tile = in->tile;
         }
-        ps->annotated = any_transformed;
-        ps->transformed = any_transformed;
-        ps->always_fallback = any_transformed && any_plain;
-        ps->devices = program_devices(p, num_devices, device_list);
+        if (!any) return p;
+        ps->annotated = true;
+        cl_int st = CL_SUCCESS;
+        prepare_devices(*ps, p, num_devices, device_list);
+        // Argument info is a compile option; some implementations (PoCL) want it again at
+        // the link to keep it, others may refuse it there.
+        std::string opts = options ? options : "";
+        opts += (opts.empty() ? "" : " ") + std::string("-cl-kernel-arg-info");
+        auto link = [&](const char* o) {
+          return real().clLinkProgram(context, num_devices, device_list, o,
+                                      static_cast<cl_uint>(inputs.size()), inputs.data(), nullptr,
+                                      nullptr, &st);
+        };
+        cl_program s = link(opts.c_str());
+        if (!s && st == CL_INVALID_LINKER_OPTIONS) s = link(options);
+        if (!s || st != CL_SUCCESS) {
+          log().warn("the linked program's DL build failed ({}); it runs untransformed", st);
+          if (s) real().clReleaseProgram(s);
+          return p;
+        }
+        ps->shadow = s;
+        prepare_marshalers(*ps);
         Runtime& rt = Runtime::get();
         std::lock_guard<std::mutex> lock(rt.mutex);
         rt.programs[p] = std::move(ps);
@@ -237,16 +281,24 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
       p);
 }
 
+cl_int clRetainProgram(cl_program program) {
+  cl_int st = real().clRetainProgram(program);
+  if (st == CL_SUCCESS) {
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (auto it = rt.programs.find(program); it != rt.programs.end()) it->second->app_refs++;
+  }
+  return st;
+}
+
 cl_int clReleaseProgram(cl_program program) {
-  Runtime& rt = Runtime::get();
   {
+    // The application's last reference: forget the handle (it may be recycled); its
+    // kernels keep the state (and the shadow) alive.
+    Runtime& rt = Runtime::get();
     std::lock_guard<std::mutex> lock(rt.mutex);
     auto it = rt.programs.find(program);
-    if (it != rt.programs.end()) {
-      cl_uint refs = 0;
-      real().clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
-      if (refs == 1) rt.programs.erase(it);  // kernels keep their own reference to the state
-    }
+    if (it != rt.programs.end() && --it->second->app_refs == 0) rt.programs.erase(it);
   }
   return real().clReleaseProgram(program);
 }

@@ -88,9 +88,14 @@ cl_int clReleaseCommandQueue(cl_command_queue q) {
         // this in-order queue" get a marker event instead, and the queue is forgotten.
         Runtime& rt = Runtime::get();
         std::lock_guard<std::mutex> lock(rt.mutex);
-        for (auto& [mem, b] : rt.buffers)
-          for (std::size_t i = 0; i < b.users.size(); ++i)
-            if (b.user_queues[i] == q) rt.user_event(b, i, nullptr);
+        for (auto& [mem, b] : rt.buffers) {
+          for (Access& a : b.users)
+            if (a.queue == q) {
+              rt.wait_event(a, nullptr);
+              a.queue = nullptr;
+            }
+          if (b.conversion.queue == q) b.conversion.queue = nullptr;  // its event stays
+        }
         rt.queues.erase(q);
         return 0;
       },

@@ -1,7 +1,6 @@
 // The runtime singleton, installation of the hooks, logging, wait lists.
 #include "runtime.hpp"
 
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -10,13 +9,6 @@ namespace dl::rt {
 namespace {
 
 cl_icd_dispatch g_real{};
-
-std::shared_ptr<spdlog::logger> make_logger() {
-  auto l = spdlog::stderr_color_mt("dl");
-  l->set_pattern("[dl] [%l] %v");
-  l->set_level(spdlog::level::warn);
-  return l;
-}
 
 void at_exit() {
   Runtime::get().write_outputs();
@@ -29,8 +21,7 @@ const cl_icd_dispatch& real() {
 }
 
 spdlog::logger& log() {
-  static std::shared_ptr<spdlog::logger> l = make_logger();
-  return *l;
+  return dl::logger();
 }
 
 Runtime& Runtime::get() {
@@ -39,13 +30,24 @@ Runtime& Runtime::get() {
   return *r;
 }
 
+void start() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Runtime& rt = Runtime::get();
+    std::vector<std::string> errors;
+    rt.controls = Controls::from_env(&errors);
+    log().set_level(spdlog::level::from_str(rt.controls.DL_LOG_LEVEL));
+    for (const auto& e : errors) log().warn("{}", e);
+    // The report, summary and trace are written at exit even when no OpenCL call went
+    // through DL (DL_DISABLE, or entry points DL does not see): they say so.
+    if (rt.controls.profiling()) std::atexit(at_exit);
+  });
+}
+
 void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   g_real = real_entry_points;
+  start();
   Runtime& rt = Runtime::get();
-  std::vector<std::string> errors;
-  rt.controls = Controls::from_env(&errors);
-  log().set_level(spdlog::level::from_str(rt.controls.DL_LOG_LEVEL));
-  for (const auto& e : errors) log().warn("{}", e);
   if (rt.controls.DL_DISABLE) {
     log().info("DL_DISABLE set: pass-through");
     return;
@@ -57,20 +59,25 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   }
   if (rt.controls.DL_ALGORITHM == "auto") rt.algorithm = Algorithm::Auto;
 #define DL_HOOK(name) table.name = &hook::name;
+  install_taint_forwarders(table);  // every enqueue; the hooks below replace some
   DL_HOOK(clCreateProgramWithSource)
   DL_HOOK(clBuildProgram)
   DL_HOOK(clCompileProgram)
   DL_HOOK(clLinkProgram)
+  DL_HOOK(clRetainProgram)
   DL_HOOK(clReleaseProgram)
   DL_HOOK(clCreateKernel)
   DL_HOOK(clCreateKernelsInProgram)
   DL_HOOK(clCloneKernel)
   DL_HOOK(clSetKernelArg)
+  DL_HOOK(clRetainKernel)
   DL_HOOK(clReleaseKernel)
   DL_HOOK(clCreateBuffer)
   DL_HOOK(clCreateBufferWithProperties)
   DL_HOOK(clCreateSubBuffer)
-  DL_HOOK(clReleaseMemObject)
+  DL_HOOK(clCreateImage)
+  DL_HOOK(clCreateImageWithProperties)
+  DL_HOOK(clCreateUserEvent)
   DL_HOOK(clCreateCommandQueue)
   DL_HOOK(clCreateCommandQueueWithProperties)
   DL_HOOK(clGetCommandQueueInfo)
@@ -87,12 +94,8 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   DL_HOOK(clEnqueueCopyBufferToImage)
   DL_HOOK(clEnqueueCopyImageToBuffer)
   DL_HOOK(clEnqueueMapBuffer)
+  DL_HOOK(clEnqueueUnmapMemObject)
 #undef DL_HOOK
-  static bool at_exit_registered = false;  // install() runs again when a layer follows preload
-  if (rt.controls.profiling() && !at_exit_registered) {
-    std::atexit(at_exit);
-    at_exit_registered = true;
-  }
   log().info("DL runtime active (tile {}, algorithm {})", rt.controls.DL_TILE,
              rt.controls.DL_ALGORITHM);
 }
@@ -115,6 +118,10 @@ cl_int finish_blocking(cl_event e, bool app_keeps) {
   return st;
 }
 
+EventSlot::~EventSlot() {
+  release(e);
+}
+
 WaitList::~WaitList() {
   for (cl_event e : own_) release(e);
 }
@@ -125,17 +132,22 @@ void WaitList::add(cl_event e) {
   own_.push_back(e);
 }
 
-const std::vector<cl_event>& WaitList::merged() const {
+const std::vector<cl_event>& WaitList::all() const {
+  if (app_.empty()) return own_;
   merged_ = app_;
   merged_.insert(merged_.end(), own_.begin(), own_.end());
   return merged_;
 }
 
-void WaitList::replace(cl_event done) {
+void WaitList::settle_before_failure() {
+  if (app_may_fail_ && !own_.empty())
+    real().clWaitForEvents(static_cast<cl_uint>(own_.size()), own_.data());
+}
+
+void WaitList::converted(cl_event done) {
   for (cl_event e : own_) release(e);
   own_.clear();
-  own_.push_back(done);  // takes the reference
-  replaced_ = true;
+  if (done) own_.push_back(done);  // takes the reference
 }
 
 std::shared_ptr<KernelStats> Runtime::stats_for(const std::string& kernel) {

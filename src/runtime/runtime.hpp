@@ -3,9 +3,14 @@
 // kernels run on transformed layouts. Internal to libdl_interpose.so.
 //
 // Locking: one mutex guards all state. Every hooked enqueue that touches a tracked
-// buffer runs (marshals and the real call, both non-blocking) under it, so that marshals
-// and the application's commands reach the queue in one consistent order; blocking
-// calls wait for their event after the lock is released.
+// buffer runs (conversions and the real call, both non-blocking) under it, so that
+// conversions and the application's commands reach the queues in one consistent order;
+// blocking calls wait for their event after the lock is released, and nothing is
+// compiled while it is held.
+//
+// The application only ever holds its own objects: its programs are built exactly as it
+// asks, and DL keeps a separate build of each annotated program (the *shadow*, with
+// -DDL_ASTA_T) whose kernels it launches when it transforms a launch (docs/runtime.md).
 #pragma once
 
 #include <atomic>
@@ -17,6 +22,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -34,6 +40,10 @@ namespace dl::rt {
 /// The real OpenCL entry points (never call cl* by symbol from DL's code).
 const cl_icd_dispatch& real();
 
+/// Reads the controls and arranges for the report, summary and trace at exit (once; the
+/// interposer calls it when it is loaded).
+void start();
+
 /// Installs the hooks into `table` (a copy of the real entry points). Reads the
 /// controls; with DL_DISABLE nothing is installed.
 void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points);
@@ -48,17 +58,12 @@ struct ProgramState {
   cl_context context = nullptr;
   std::vector<std::string> sources;  // one per compiled input (several after clLinkProgram)
   SourceAnnotations ann;
-  bool annotated = false;                  // has kernels whose annotated buffers all have records
-  bool transformed = false;                // built with -DDL_ASTA_T
-  std::uint32_t tile = 0;                  // the T it was built with
-  std::string options;                     // the application's build options
-  std::string link_options;                // for linked programs
-  std::vector<std::string> input_options;  // compile options of each linked input
-  bool always_fallback = false;            // linked from transformed and untransformed inputs
+  bool annotated = false;  // has kernels whose annotated buffers all have records
+  std::uint32_t tile = 0;  // the T of the shadow build
   std::vector<cl_device_id> devices;
-  cl_program fallback = nullptr;  // same sources without DL_ASTA_T, built on demand
-  bool fallback_failed = false;
-  bool linked = false;
+  cl_program shadow = nullptr;  // DL's build of the sources (DL_ASTA_T, argument info)
+  std::string why;              // why there is no shadow (for the report)
+  std::uint32_t app_refs = 1;   // the application's references to the program
 };
 
 struct ArgValue {
@@ -77,10 +82,16 @@ struct KernelStats {
 struct KernelState {
   std::string name;
   std::shared_ptr<ProgramState> program;
-  int annotation = -1;  // index into program->ann.kernels; -1: not annotated
+  int annotation = -1;                 // index into program->ann.kernels; -1: not annotated
+  cl_kernel shadow = nullptr;          // the same kernel from program->shadow; null: untransformed
+  std::vector<int> buffer_args;        // argument index of each annotated buffer
+  std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
-  cl_kernel fallback = nullptr;  // the same kernel from program->fallback
+  std::uint32_t app_refs = 1;
   std::shared_ptr<KernelStats> stats;
+  const KernelAnnotation& ann() const {
+    return program->ann.kernels[static_cast<std::size_t>(annotation)];
+  }
 };
 
 struct BufferStats {
@@ -92,26 +103,34 @@ struct BufferStats {
   std::set<std::string> algorithms, layouts, kernels;
 };
 
+/// A command that touched a buffer. `event` may be null for the last command of an
+/// in-order queue (queue order stands for it until another queue must wait for it).
+struct Access {
+  cl_event event = nullptr;
+  cl_command_queue queue = nullptr;
+  bool tainted = false;  // waits on an event that may still fail (Runtime::tainted)
+};
+
 struct BufferState {
   cl_mem mem = nullptr;
   std::uint64_t id = 0;
   cl_context context = nullptr;
   std::size_t size = 0;
   cl_mem_flags flags = 0;
-  void* host_ptr = nullptr;
   cl_mem parent = nullptr;  // sub-buffers: the buffer they are a region of
   std::size_t origin = 0;   // offset in the parent
   std::vector<cl_mem> children;
+  bool host_visible = false;  // CL_MEM_USE_HOST_PTR here or in the parent: the host sees the
+                              // bytes without a map, so they are never converted in place
+  std::uint32_t maps = 0;     // maps enqueued and not yet unmapped
+  std::uint32_t images = 0;   // live images created over it
   // Layout state (paper §5.2): the current layout, the n and record it was marshaled for.
   Layout layout = Layout::aos();
   std::size_t n = 0;
   Record record;
-  bool annotated = false;       // ever bound to an annotated argument: track its users
-  std::vector<cl_event> users;  // commands that touched it since its last marshal (nullptr:
-                                // the last command of an in-order queue, no event asked for)
-  std::vector<cl_command_queue> user_queues;  // their queues (in-order: the last one only)
-  const Record* record_source = nullptr;      // the annotation's record it was marshaled for
-  cl_command_queue last_queue = nullptr;
+  bool annotated = false;     // ever bound to an annotated argument: track its users
+  std::vector<Access> users;  // commands that touched it since its last conversion
+  Access conversion;          // its last conversion (later commands on other queues wait)
   std::shared_ptr<BufferStats> stats;
 };
 
@@ -122,28 +141,49 @@ struct QueueInfo {
   bool profiling_added = false;
 };
 
-/// Wait list under construction: the application's events plus DL's, DL's released at
-/// the end.
+/// Wait list under construction: the application's events plus DL's (retained, released
+/// at the end). A conversion waits for the application's events only when none of them
+/// may fail: a failed event would cancel the conversion and leave the buffer in a layout
+/// DL cannot know (docs/runtime.md, "Events that fail").
 class WaitList {
  public:
-  WaitList(cl_uint n, const cl_event* events) : app_(events, events + n) {}
+  WaitList(cl_uint n, const cl_event* events, bool app_may_fail)
+      : app_(events, events + n), app_may_fail_(app_may_fail) {}
   ~WaitList();
   WaitList(const WaitList&) = delete;
   WaitList& operator=(const WaitList&) = delete;
-  /// Adds `e` (retains it).
+  /// Adds `e` to DL's part (retains it; null is ignored).
   void add(cl_event e);
-  /// After a marshal chained on everything so far: the marshal's event replaces the list.
-  void replace(cl_event done);
-  cl_uint size() const { return static_cast<cl_uint>(list().size()); }
-  const cl_event* data() const { return list().empty() ? nullptr : list().data(); }
+  /// A conversion chained on for_conversion() completes with `done`: DL's part becomes
+  /// {done} (takes the reference).
+  void converted(cl_event done);
+  /// What the application's command waits for: its own events and DL's.
+  cl_uint size() const { return static_cast<cl_uint>(all().size()); }
+  const cl_event* data() const { return all().empty() ? nullptr : all().data(); }
+  /// What a conversion before that command waits for.
+  const std::vector<cl_event>& for_conversion() const { return app_may_fail_ ? own_ : all(); }
+  bool app_may_fail() const { return app_may_fail_; }
+  /// Before a command whose events may fail: waits until DL's own commands (the
+  /// conversions it waits for) are complete, so that no failure of the application's
+  /// events can cut one short (some implementations cancel the commands in flight).
+  void settle_before_failure();
 
  private:
-  const std::vector<cl_event>& list() const { return replaced_ ? own_ : merged(); }
-  const std::vector<cl_event>& merged() const;
+  const std::vector<cl_event>& all() const;
   std::vector<cl_event> app_;
   std::vector<cl_event> own_;  // retained by DL
   mutable std::vector<cl_event> merged_;
-  bool replaced_ = false;
+  bool app_may_fail_;
+};
+
+/// A command's event: the application's when it asked for one, else DL's own when DL
+/// needs one (to track users, to profile), released at the end.
+struct EventSlot {
+  cl_event e = nullptr;
+  cl_event* app;
+  cl_event* ptr(bool need) { return app ? app : (need ? &e : nullptr); }
+  cl_event get() const { return app ? *app : e; }
+  ~EventSlot();
 };
 
 class Runtime {
@@ -157,6 +197,7 @@ class Runtime {
   std::unordered_map<cl_mem, BufferState> buffers;
   std::unordered_map<cl_command_queue, QueueInfo> queues;
   std::map<std::pair<cl_context, cl_device_id>, std::unique_ptr<Marshaler>> marshalers;
+  std::map<cl_context, cl_command_queue> own_queues;
   std::atomic<std::size_t> transformed_buffers{0};  // buffers not in AoS right now
   std::uint64_t next_buffer_id = 1;
   Algorithm algorithm = Algorithm::Auto;
@@ -169,27 +210,50 @@ class Runtime {
 
   /// Sets the layout state of `b` (keeps transformed_buffers in step).
   void set_layout(BufferState& b, const Layout& l, std::size_t n, const Record* rec);
-  /// Enqueues one marshal of `b` from its current layout to `to` on `q`, chained after
-  /// `wait` (replaced by the marshal's event). Returns an error text, empty on success.
+  /// Enqueues one conversion of `b` from its current layout to `to` on `q`, after
+  /// wait.for_conversion() and every earlier command on its bytes. Returns an error text,
+  /// empty on success.
   std::string marshal(BufferState& b, cl_command_queue q, const Record& rec, std::size_t n,
                       const Layout& to, WaitList& wait, const std::string& why);
   /// Brings every buffer overlapping `m` (itself, its parent, sub-buffers) back to AoS.
   /// `skip_self`: leave `m` itself (its contents are about to be replaced). False when a
-  /// marshal failed (the buffer could not be restored; logged).
+  /// conversion failed (the buffer could not be restored; logged).
   bool ensure_aos(cl_mem m, cl_command_queue q, WaitList& wait, const char* why,
                   bool skip_self = false);
-  /// Adds to `wait` what a command on `q` must wait for: the users of `m` (and of
-  /// overlapping buffers).
-  void wait_users(cl_mem m, cl_command_queue q, WaitList& wait);
-  /// The event a command on `q` waits for to follow user i of `b`; nullptr when `q` is that
-  /// user's in-order queue (queue order suffices).
-  cl_event user_event(BufferState& b, std::size_t i, cl_command_queue q);
-  /// Records `e`, enqueued on `q`, as a user of `m` (only for buffers that are annotated).
-  void add_user(cl_mem m, cl_event e, cl_command_queue q);
+  /// Adds to `wait` the last conversions of the buffers overlapping `m` that a command
+  /// on `q` does not follow by queue order.
+  void order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wait);
+  /// Why the bytes of `m` cannot be converted in place now (host-visible memory, an open
+  /// map, an image over them, a pending command that may fail); empty when they can.
+  std::string pinned(cl_mem m);
+  /// DL's own in-order queue on the first device of `c`, for conversions that belong to
+  /// no command of the application (an image created over a converted buffer).
+  cl_command_queue own_queue(cl_context c);
+  /// Records `e`, enqueued on `q`, as a user of `m` (only for buffers that are watched).
+  void add_user(cl_mem m, cl_event e, cl_command_queue q, bool tainted);
   /// Marks `m`'s contents as replaced by a whole-buffer write: AoS without a marshal.
   void reset_to_aos(cl_mem m);
   /// True when `m` or a buffer overlapping it is tracked closely (annotated).
   bool watched(cl_mem m);
+  /// The buffers overlapping `m` (itself first).
+  std::vector<BufferState*> family(cl_mem m);
+  /// The root buffer and the byte range of `b` in it.
+  struct Range {
+    cl_mem root;
+    std::size_t lo, hi;
+  };
+  Range range(const BufferState& b);
+
+  // Events that may fail (user events, and commands waiting on them): conversions never
+  // wait on them. Guarded by `mutex`; `tainted_count` lets hot paths skip the lookup.
+  std::unordered_set<cl_event> tainted_events;  // retained
+  std::atomic<std::size_t> tainted_count{0};
+  /// True when `e` may still fail or has failed (its command, or one it waits on, is an
+  /// unresolved or failed user event).
+  bool tainted(cl_event e);
+  bool any_tainted(cl_uint n, const cl_event* list);
+  /// Remembers `e` as tainted (retains it).
+  void taint(cl_event e);
 
   // Report and trace.
   void profile(cl_event e, std::string name, std::string category, cl_command_queue q,
@@ -197,24 +261,33 @@ class Runtime {
   void write_outputs();
   void summary();
 
-  std::vector<std::shared_ptr<KernelStats>> kernel_stats_order;
   std::map<std::string, std::shared_ptr<KernelStats>> kernel_stats;  // by kernel name
-  std::vector<std::shared_ptr<BufferStats>> buffer_stats;
+  /// Buffers the report lists, by creation number. Released buffers beyond the first
+  /// kListedBuffers are folded into `other_buffers` (the state of released objects goes).
+  static constexpr std::size_t kListedBuffers = 1000;
+  std::map<std::uint64_t, std::shared_ptr<BufferStats>> buffer_stats;
+  BufferStats other_buffers;
+  std::uint64_t other_buffer_count = 0;
   std::shared_ptr<KernelStats> stats_for(const std::string& kernel);
+  /// The report lists `b` from now on.
+  void list(BufferState& b);
+  /// `b` is released: keep its row, or fold it into other_buffers.
+  void retire(BufferState& b);
 
-  struct TraceEvent {
-    std::string name, category;
-    std::uint64_t start = 0, end = 0;
-    std::uintptr_t queue = 0;
-  };
+  // The trace is streamed to its file as commands complete (trace.cpp).
   std::mutex trace_mutex;
-  std::vector<TraceEvent> trace;
   std::uint64_t pending_profiles = 0;
+
+  /// The event a command on `q` waits for to follow `a`; null when queue order suffices.
+  /// Creates a marker on `a`'s queue when `a` has no event yet.
+  cl_event wait_event(Access& a, cl_command_queue q);
 
  private:
   Runtime() = default;
-  std::vector<BufferState*> family(cl_mem m);
 };
+
+/// trace.cpp: ends the trace file (at exit).
+void close_trace();
 
 /// Retains `e` through the real table (null-safe).
 void retain(cl_event e);
@@ -229,18 +302,22 @@ decltype(::clCreateProgramWithSource) clCreateProgramWithSource;
 decltype(::clBuildProgram) clBuildProgram;
 decltype(::clCompileProgram) clCompileProgram;
 decltype(::clLinkProgram) clLinkProgram;
+decltype(::clRetainProgram) clRetainProgram;
 decltype(::clReleaseProgram) clReleaseProgram;
 // kernels.cpp
 decltype(::clCreateKernel) clCreateKernel;
 decltype(::clCreateKernelsInProgram) clCreateKernelsInProgram;
 decltype(::clCloneKernel) clCloneKernel;
 decltype(::clSetKernelArg) clSetKernelArg;
+decltype(::clRetainKernel) clRetainKernel;
 decltype(::clReleaseKernel) clReleaseKernel;
 // buffers.cpp
 decltype(::clCreateBuffer) clCreateBuffer;
 decltype(::clCreateBufferWithProperties) clCreateBufferWithProperties;
 decltype(::clCreateSubBuffer) clCreateSubBuffer;
-decltype(::clReleaseMemObject) clReleaseMemObject;
+// images.cpp
+decltype(::clCreateImage) clCreateImage;
+decltype(::clCreateImageWithProperties) clCreateImageWithProperties;
 // queues.cpp
 decltype(::clCreateCommandQueue) clCreateCommandQueue;
 decltype(::clCreateCommandQueueWithProperties) clCreateCommandQueueWithProperties;
@@ -262,7 +339,16 @@ decltype(::clEnqueueCopyBufferToImage) clEnqueueCopyBufferToImage;
 decltype(::clEnqueueCopyImageToBuffer) clEnqueueCopyImageToBuffer;
 // maps.cpp
 decltype(::clEnqueueMapBuffer) clEnqueueMapBuffer;
+decltype(::clEnqueueUnmapMemObject) clEnqueueUnmapMemObject;
+// events.cpp
+decltype(::clCreateUserEvent) clCreateUserEvent;
 }  // namespace hook
+
+/// events.cpp: every other enqueue entry point of `table` forwards and marks its event
+/// tainted when its wait list is (so that no event that may fail goes unnoticed).
+void install_taint_forwarders(cl_icd_dispatch& table);
+/// After a forwarded command: its event is tainted when its wait list is.
+void propagate_taint(cl_uint n, const cl_event* list, const cl_event* event);
 
 /// Runs `f`, turning any C++ exception into `error` (never let one cross the C ABI).
 template <typename F, typename R>
