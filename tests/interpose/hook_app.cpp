@@ -5,78 +5,21 @@
 //   dl_hook_app <scenario> <output file> [--dlopen]
 //
 // --dlopen: load libOpenCL.so.1 with dlopen() and take every entry point from dlsym().
-#include <dlfcn.h>
+#include "hook_app.hpp"
 
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include <dlfcn.h>
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
-#include <map>
 #include <random>
 #include <sstream>
-#include <string>
 #include <thread>
-#include <vector>
 
-#define API_LIST(X)                                                                                \
-  X(clGetPlatformIDs)                                                                              \
-  X(clGetDeviceIDs)                                                                                \
-  X(clCreateContext)                                                                               \
-  X(clCreateCommandQueueWithProperties)                                                            \
-  X(clCreateProgramWithSource)                                                                     \
-  X(clBuildProgram) X(clGetProgramBuildInfo) X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) \
-      X(clCreateSubBuffer) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                        \
-          X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)                \
-              X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clFinish)  \
-                  X(clWaitForEvents) X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel)    \
-                      X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext)             \
-                          X(clCompileProgram) X(clLinkProgram) X(clCloneKernel)
+Api cl;
 
-struct Api {
-#define X(name) decltype(&::name) name = nullptr;
-  API_LIST(X)
-#undef X
-};
-static Api cl;
-
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    cl_int st_ = (x);                                                             \
-    if (st_ != CL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, (int)st_); \
-      std::exit(1);                                                               \
-    }                                                                             \
-  } while (0)
-
-namespace {
-
-struct Particle {
-  float pos[4];
-  float vel[4];
-  float mass;
-  int id;
-  float pad[2];
-};
-static_assert(sizeof(Particle) == 48, "OpenCL C layout");
-
-struct Ctx {
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_context context;
-  cl_command_queue queue;
-  cl_program program;
-  std::vector<unsigned char> out;  // everything read back, in order
-  void keep(const void* p, std::size_t n) {
-    auto* b = static_cast<const unsigned char*>(p);
-    out.insert(out.end(), b, b + n);
-  }
-};
+namespace hookapp {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -102,7 +45,7 @@ std::vector<Particle> make_particles(std::size_t n, unsigned seed) {
   return v;
 }
 
-cl_program build(Ctx& c, const std::string& src, const char* options = "") {
+cl_program build(Ctx& c, const std::string& src, const char* options) {
   const char* s = src.c_str();
   cl_int err = CL_SUCCESS;
   cl_program p = cl.clCreateProgramWithSource(c.context, 1, &s, nullptr, &err);
@@ -123,7 +66,7 @@ cl_kernel kernel(Ctx& c, const char* name) {
   return k;
 }
 
-cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra = 0) {
+cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra) {
   cl_int err = CL_SUCCESS;
   cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR | extra,
                                v.size() * sizeof(Particle), const_cast<Particle*>(v.data()), &err);
@@ -131,8 +74,8 @@ cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra = 0) {
   return m;
 }
 
-void step(Ctx& c, cl_kernel k, cl_mem m, int n, float dt, cl_command_queue q = nullptr,
-          cl_uint nw = 0, const cl_event* w = nullptr, cl_event* e = nullptr) {
+void step(Ctx& c, cl_kernel k, cl_mem m, int n, float dt, cl_command_queue q, cl_uint nw,
+          const cl_event* w, cl_event* e) {
   CHECK(cl.clSetKernelArg(k, 0, sizeof m, &m));
   CHECK(cl.clSetKernelArg(k, 1, sizeof n, &n));
   CHECK(cl.clSetKernelArg(k, 2, sizeof dt, &dt));
@@ -172,7 +115,7 @@ float total(Ctx& c, cl_mem m, int n) {
   return r;
 }
 
-constexpr int N = 1000;  // not a multiple of any tile: the last ASTA tile is partial
+namespace {
 
 // ---- scenarios -------------------------------------------------------------------
 
@@ -420,23 +363,32 @@ void linked(Ctx& c) {  // clCompileProgram + clLinkProgram, clCloneKernel
   cl.clReleaseProgram(p);
 }
 
-const std::map<std::string, std::function<void(Ctx&)>> scenarios = {
-    {"basic", basic},
-    {"partial", partial},
-    {"maps", maps},
-    {"copies", copies},
-    {"subbuffers", subbuffers},
-    {"two_layouts", two_layouts},
-    {"out_of_order", out_of_order},
-    {"threads", threads},
-    {"two_queues", two_queues},
-    {"errors", errors},
-    {"linked", linked},
-};
-
 }  // namespace
 
+Scenarios all_scenarios() {
+  Scenarios s = {
+      {"basic", basic},
+      {"partial", partial},
+      {"maps", maps},
+      {"copies", copies},
+      {"subbuffers", subbuffers},
+      {"two_layouts", two_layouts},
+      {"out_of_order", out_of_order},
+      {"threads", threads},
+      {"two_queues", two_queues},
+      {"errors", errors},
+      {"linked", linked},
+  };
+  add_trust_scenarios(s);
+  return s;
+}
+
+}  // namespace hookapp
+
+using namespace hookapp;
+
 int main(int argc, char** argv) {
+  const Scenarios scenarios = all_scenarios();
   if (argc < 3 || !scenarios.count(argv[1])) {
     std::fprintf(stderr, "usage: %s <scenario> <output> [--dlopen]\n", argv[0]);
     return 2;

@@ -10,8 +10,10 @@ typedef struct {
 } particle;
 
 #ifdef DL_ASTA_T
-// Byte offset of slot (o, z) of record i among n records stored with tile width W.
+// Byte offset of slot (o, z) of record i among n records stored with tile width W;
+// records from n on keep their AoS address (DL converts only the first n).
 inline size_t dl_tiled(size_t W, size_t n, size_t R, size_t i, size_t o, size_t z) {
+  if (i >= n) return i * R + o;
   size_t b = (i / W) * W;
   size_t w = min(n - b, W);
   return b * R + w * o + (i - b) * z;
@@ -56,4 +58,79 @@ __kernel void total_mass(__global const particle* p, int n, __global float* out)
   float s = 0.0f;
   for (int i = 0; i < n; ++i) s += p[i].mass * (float)(p[i].id & 7);
   out[0] = s;
+}
+
+// The annotation's n is smaller than the range the kernel touches (guarded by cap):
+// records from n on stay AoS.
+//DL: AoS: p[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void advance_cap(__global particle* p, int n, int cap, float dt) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)cap) return;
+  VEL(p, DL_ASTA_T, n, i) *= 1.5f;
+  POS(p, DL_ASTA_T, n, i) += VEL(p, DL_ASTA_T, n, i) * dt;
+  ID(p, DL_ASTA_T, n, i) += 3;
+}
+
+// Two dimensions whose product may overflow.
+//DL: AoS: p[x][y] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void advance_xy(__global particle* p, long x, long y, int n, float dt) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  size_t m = (size_t)(x * y);
+  POS(p, DL_ASTA_T, m, i) += VEL(p, DL_ASTA_T, m, i) * dt;
+}
+
+// Parameters under preprocessor conditionals, before and after the annotated one.
+//DL: AoS: p[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void advance_cond(
+#ifdef EXTRA
+    int extra,
+#endif
+    __global particle* p, __global const particle* src, int n, float dt
+#ifdef FLAGS
+    , __global int* flags
+#endif
+) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  POS(p, DL_ASTA_T, n, i) += src[i].vel * dt;
+  ID(p, DL_ASTA_T, n, i) += 5;
+#ifdef EXTRA
+  ID(p, DL_ASTA_T, n, i) += extra;
+#endif
+#ifdef FLAGS
+  if (i == 0) flags[0] = 1;
+#endif
+}
+
+// Read-only kernels: one and two annotated buffers, results in a plain buffer.
+//DL: AoS: const p[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void weigh(__global const particle* p, int n, __global float* out) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  out[i] = MASS(p, DL_ASTA_T, n, i) * (float)(ID(p, DL_ASTA_T, n, i) & 15) +
+           POS(p, DL_ASTA_T, n, i).y;
+}
+
+//DL: AoS: const a[n] AOS2ASTA_particle, const b[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void weigh2(__global const particle* a, __global const particle* b, int n,
+                     __global float* out) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  out[i] = MASS(a, DL_ASTA_T, n, i) - MASS(b, DL_ASTA_T, n, i) * 0.5f;
+}
+
+// One annotated buffer and one plain buffer argument of the same record type.
+//DL: AoS: p[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void pull(__global particle* p, __global const particle* src, int n) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  VEL(p, DL_ASTA_T, n, i) += src[i].vel * 0.25f;
+  MASS(p, DL_ASTA_T, n, i) += src[i].mass;
 }

@@ -1,0 +1,466 @@
+// Scenarios of the test application, one per way DL once changed the bytes an
+// application sees (or its behaviour). Each is named after what broke; the tests run it
+// natively and under DL and compare every byte it keeps.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "hook_app.hpp"
+
+namespace hookapp {
+namespace {
+
+void set_args(cl_kernel k, std::initializer_list<std::pair<std::size_t, const void*>> args) {
+  cl_uint i = 0;
+  for (const auto& [size, value] : args) CHECK(cl.clSetKernelArg(k, i++, size, value));
+}
+
+void launch(Ctx& c, cl_kernel k, std::size_t global, cl_command_queue q = nullptr, cl_uint nw = 0,
+            const cl_event* w = nullptr, cl_event* e = nullptr) {
+  const std::size_t g = (global + 63) / 64 * 64, l = 64;
+  CHECK(cl.clEnqueueNDRangeKernel(q ? q : c.queue, k, 1, nullptr, &g, &l, nw, w, e));
+}
+
+cl_mem plain(Ctx& c, std::size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  CHECK(err);
+  return m;
+}
+
+cl_mem sub(cl_mem parent, std::size_t origin, std::size_t size) {
+  cl_buffer_region r{origin, size};
+  cl_int err = CL_SUCCESS;
+  cl_mem m =
+      cl.clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+  CHECK(err);
+  return m;
+}
+
+void read_floats(Ctx& c, cl_mem m, std::size_t n, cl_command_queue q = nullptr) {
+  std::vector<float> v(n, -7.0f);
+  CHECK(cl.clEnqueueReadBuffer(q ? q : c.queue, m, CL_TRUE, 0, n * sizeof(float), v.data(), 0,
+                               nullptr, nullptr));
+  c.keep(v.data(), n * sizeof(float));
+}
+
+std::size_t rss_kib() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoul(line.substr(6));
+  return 0;
+}
+
+// ---- issue: annotations bound by text; n; overflow -------------------------------
+
+/// Parameters under #ifdef before and after the annotated one, built with and without
+/// the macros: the runtime must bind the annotation to the argument the compiler sees
+/// (by the text, `p` would be argument 1, which is `src` without EXTRA).
+void conditional_parameters(Ctx& c) {
+  const std::string src = read_file(std::getenv("DL_TEST_KERNELS"));
+  auto v = make_particles(N, 31), w = make_particles(N, 32);
+  cl_mem a = buffer(c, v), b = buffer(c, w), flags = plain(c, 64);
+  for (bool defined : {false, true}) {
+    cl_program p = build(c, src, defined ? "-DEXTRA -DFLAGS" : "");
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = cl.clCreateKernel(p, "advance_cond", &err);
+    CHECK(err);
+    const int extra = 7, n = N;
+    const float dt = 0.25f;
+    for (auto [dst, from] : {std::pair{a, b}, std::pair{b, a}, std::pair{a, b}}) {
+      cl_uint i = 0;
+      if (defined) CHECK(cl.clSetKernelArg(k, i++, sizeof extra, &extra));
+      CHECK(cl.clSetKernelArg(k, i++, sizeof dst, &dst));
+      CHECK(cl.clSetKernelArg(k, i++, sizeof from, &from));
+      CHECK(cl.clSetKernelArg(k, i++, sizeof n, &n));
+      CHECK(cl.clSetKernelArg(k, i++, sizeof dt, &dt));
+      if (defined) CHECK(cl.clSetKernelArg(k, i++, sizeof flags, &flags));
+      launch(c, k, N);
+    }
+    read_all(c, a, N);
+    read_all(c, b, N);
+    cl.clReleaseKernel(k);
+    cl.clReleaseProgram(p);
+  }
+  for (cl_mem m : {a, b, flags}) cl.clReleaseMemObject(m);
+}
+
+/// `//DL: AoS: p[n]` over a kernel guarded by cap > n: records from n on keep their AoS
+/// address; nothing past the buffer changes (a sub-buffer inside a larger parent).
+void n_smaller_than_range(Ctx& c) {
+  constexpr int cap = 1000;
+  auto v = make_particles(cap + 16, 33);
+  cl_mem parent = buffer(c, v);
+  cl_mem s = sub(parent, 0, cap * sizeof(Particle));
+  cl_mem whole = buffer(c, make_particles(cap, 34));
+  cl_kernel k = kernel(c, "advance_cap");
+  const float dt = 0.5f;
+  for (int n : {500, 513, 999, 0, 1000}) {
+    for (cl_mem m : {whole, s}) {
+      set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof cap, &cap}, {sizeof dt, &dt}});
+      launch(c, k, cap);
+    }
+    read_all(c, whole, cap);
+    read_all(c, parent, cap + 16);
+  }
+  cl.clReleaseKernel(k);
+  for (cl_mem m : {s, parent, whole}) cl.clReleaseMemObject(m);
+}
+
+/// `p[x][y]` whose product overflows 64 bits (and one that overflows to 0).
+void dimension_overflow(Ctx& c) {
+  auto v = make_particles(N, 35);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance_xy");
+  const int n = N;
+  const float dt = 0.125f;
+  const std::pair<cl_long, cl_long> shapes[] = {
+      {cl_long(1) << 33, cl_long(1) << 31}, {cl_long(1) << 62, 8}, {N, 1}, {-1, -N}};
+  for (auto [x, y] : shapes) {
+    set_args(k, {{sizeof m, &m}, {sizeof x, &x}, {sizeof y, &y}, {sizeof n, &n}, {sizeof dt, &dt}});
+    launch(c, k, N);
+  }
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+// ---- issue: failed events; races across queues ---------------------------------
+
+/// A transformed launch waits on a user event that fails, with the buffer first in AoS,
+/// then already converted; reads follow.
+void failed_user_event(Ctx& c) {
+  auto v = make_particles(N, 36);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  for (bool converted_first : {false, true}) {
+    if (converted_first) step(c, k, m, N, 0.01f);
+    // Nothing in flight when the event fails: some implementations (PoCL 3) cancel or
+    // abort the commands still queued before it.
+    CHECK(cl.clFinish(c.queue));
+    cl_int err = CL_SUCCESS;
+    cl_event u = cl.clCreateUserEvent(c.context, &err);
+    CHECK(err);
+    cl_event e = nullptr;
+    step(c, k, m, N, 0.02f, c.queue, 1, &u, &e);
+    CHECK(cl.clSetUserEventStatus(u, -1));
+    cl_int st = 0;
+    cl.clWaitForEvents(1, &e);
+    CHECK(cl.clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+    c.keep(&st, sizeof st);
+    read_all(c, m, N);
+    step(c, k, m, N, 0.03f);  // and the buffer goes on being used
+    read_all(c, m, N);
+    cl.clReleaseEvent(e);
+    cl.clReleaseEvent(u);
+  }
+  // A user event set to CL_COMPLETE after a non-blocking read was enqueued behind it.
+  cl_int err = CL_SUCCESS;
+  cl_event u = cl.clCreateUserEvent(c.context, &err);
+  CHECK(err);
+  step(c, k, m, N, 0.04f, c.queue, 1, &u, nullptr);
+  std::vector<Particle> r(N);
+  cl_event re = nullptr;
+  CHECK(cl.clEnqueueReadBuffer(c.queue, m, CL_FALSE, 0, N * sizeof(Particle), r.data(), 0, nullptr,
+                               &re));
+  CHECK(cl.clSetUserEventStatus(u, CL_COMPLETE));
+  CHECK(cl.clWaitForEvents(1, &re));
+  c.keep(r.data(), N * sizeof(Particle));
+  cl.clReleaseEvent(re);
+  cl.clReleaseEvent(u);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// Six threads with their own in-order queues read one const-annotated buffer while a
+/// seventh reads it back from the host (and, second round, all share one out-of-order
+/// queue, ordered by events).
+void shared_const_threads(Ctx& c) {
+  constexpr int kThreads = 6, kIters = 12;
+  auto v = make_particles(N, 37);
+  cl_mem shared = buffer(c, v);
+  for (bool one_ooo_queue : {false, true}) {
+    cl_command_queue ooo = nullptr;
+    cl_int err = CL_SUCCESS;
+    if (one_ooo_queue) {
+      cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                     0};
+      ooo = cl.clCreateCommandQueueWithProperties(c.context, c.device, props, &err);
+      CHECK(err);
+    }
+    std::vector<std::vector<float>> res(kThreads, std::vector<float>(N * kIters));
+    std::vector<std::vector<Particle>> host(kIters / 3, std::vector<Particle>(N));
+    std::vector<std::thread> ts;
+    for (int t = 0; t <= kThreads; ++t)
+      ts.emplace_back([&, t] {
+        cl_int e2 = CL_SUCCESS;
+        cl_command_queue q =
+            ooo ? ooo : cl.clCreateCommandQueueWithProperties(c.context, c.device, nullptr, &e2);
+        CHECK(e2);
+        if (t == kThreads) {  // the reader
+          for (auto& h : host) {
+            cl_event e = nullptr;
+            CHECK(cl.clEnqueueReadBuffer(q, shared, CL_FALSE, 0, N * sizeof(Particle), h.data(), 0,
+                                         nullptr, &e));
+            CHECK(cl.clWaitForEvents(1, &e));
+            cl.clReleaseEvent(e);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+        } else {
+          cl_kernel k = kernel(c, "weigh");
+          cl_mem out = plain(c, N * sizeof(float));
+          const int n = N;
+          for (int it = 0; it < kIters; ++it) {
+            cl_event e = nullptr;
+            set_args(k, {{sizeof shared, &shared}, {sizeof n, &n}, {sizeof out, &out}});
+            launch(c, k, N, q, 0, nullptr, &e);
+            CHECK(cl.clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(float),
+                                         res[t].data() + it * N, 1, &e, nullptr));
+            cl.clReleaseEvent(e);
+          }
+          cl.clReleaseKernel(k);
+          cl.clReleaseMemObject(out);
+        }
+        if (!ooo) cl.clReleaseCommandQueue(q);
+      });
+    for (auto& t : ts) t.join();
+    for (auto& r : res) c.keep(r.data(), r.size() * sizeof(float));
+    for (auto& h : host) c.keep(h.data(), h.size() * sizeof(Particle));
+    if (ooo) cl.clReleaseCommandQueue(ooo);
+  }
+  cl.clReleaseMemObject(shared);
+}
+
+// ---- issue: host-visible memory, overlaps, binaries, rebuilds, maps, images ------
+
+/// A USE_HOST_PTR buffer released while its kernel is in flight; a sub-buffer of such a
+/// parent; the host array read and written directly between launches.
+void host_visible_memory(Ctx& c) {
+  auto v = make_particles(N, 38);
+  cl_kernel k = kernel(c, "advance");
+  {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                 N * sizeof(Particle), v.data(), &err);
+    CHECK(err);
+    step(c, k, m, N, 0.01f);
+    CHECK(cl.clFinish(c.queue));
+    c.keep(v.data(), N * sizeof(Particle));  // read directly (common on CPUs)
+    for (auto& p : v) p.mass += 1.0f;        // and written directly
+    step(c, k, m, N, 0.02f);
+    CHECK(cl.clFlush(c.queue));
+    cl.clReleaseMemObject(m);  // the kernel may still be in flight
+    CHECK(cl.clFinish(c.queue));
+    c.keep(v.data(), N * sizeof(Particle));
+  }
+  {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                 N * sizeof(Particle), v.data(), &err);
+    CHECK(err);
+    cl_mem s = sub(m, 8 * sizeof(Particle), 512 * sizeof(Particle));
+    step(c, k, s, 512, 0.03f);
+    CHECK(cl.clFinish(c.queue));
+    c.keep(v.data(), N * sizeof(Particle));
+    cl.clReleaseMemObject(s);
+    cl.clReleaseMemObject(m);
+    CHECK(cl.clFinish(c.queue));
+    c.keep(v.data(), N * sizeof(Particle));
+  }
+  cl.clReleaseKernel(k);
+}
+
+/// Two const-annotated arguments of one launch over overlapping bytes: the parent and a
+/// sub-buffer at record 8, then two overlapping sub-buffers.
+void overlapping_const_arguments(Ctx& c) {
+  auto v = make_particles(N, 39);
+  cl_mem m = buffer(c, v);
+  cl_mem s8 = sub(m, 8 * sizeof(Particle), 512 * sizeof(Particle));
+  cl_mem s16 = sub(m, 16 * sizeof(Particle), 512 * sizeof(Particle));
+  cl_mem out = plain(c, N * sizeof(float));
+  cl_kernel k = kernel(c, "weigh2");
+  const int n = 512;
+  for (auto [a, b] : {std::pair{m, s8}, std::pair{s8, s16}, std::pair{s16, m}}) {
+    set_args(k, {{sizeof a, &a}, {sizeof b, &b}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, k, n);
+    read_floats(c, out, n);
+    read_all(c, m, N);
+  }
+  cl.clReleaseKernel(k);
+  for (cl_mem x : {s8, s16, m, out}) cl.clReleaseMemObject(x);
+}
+
+/// The parent bound to the annotated argument and a sub-buffer over the same bytes to a
+/// plain one, and the reverse.
+void aliases_through_subbuffers(Ctx& c) {
+  auto v = make_particles(N, 40);
+  cl_mem m = buffer(c, v);
+  cl_mem s = sub(m, 0, 512 * sizeof(Particle));
+  cl_kernel k = kernel(c, "pull");
+  const int n = 512;
+  for (auto [a, b] : {std::pair{m, s}, std::pair{s, m}}) {
+    set_args(k, {{sizeof a, &a}, {sizeof b, &b}, {sizeof n, &n}});
+    launch(c, k, n);
+    read_all(c, m, N);
+  }
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(s);
+  cl.clReleaseMemObject(m);
+}
+
+/// The program's binaries and build options, as the application sees them after
+/// transformed launches.
+void program_binaries(Ctx& c) {
+  auto v = make_particles(N, 41);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, m, N, 0.01f);
+  read_all(c, m, N);
+  std::size_t size = 0;
+  CHECK(cl.clGetProgramInfo(c.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  std::vector<unsigned char> bin(size);
+  unsigned char* bins[] = {bin.data()};
+  CHECK(cl.clGetProgramInfo(c.program, CL_PROGRAM_BINARIES, sizeof bins, bins, nullptr));
+  // A program built from these binaries (as an application caching them would) must
+  // compute the application's results, not DL's transformed ones.
+  const unsigned char* cbins[] = {bin.data()};
+  cl_int st = CL_SUCCESS, err = CL_SUCCESS;
+  cl_program p = cl.clCreateProgramWithBinary(c.context, 1, &c.device, &size, cbins, &st, &err);
+  CHECK(err);
+  CHECK(cl.clBuildProgram(p, 1, &c.device, "", nullptr, nullptr));
+  cl_int kerr = CL_SUCCESS;
+  cl_kernel kb = cl.clCreateKernel(p, "advance", &kerr);
+  CHECK(kerr);
+  step(c, kb, m, N, 0.02f);
+  read_all(c, m, N);
+  char opts[4096] = {0};
+  CHECK(cl.clGetProgramBuildInfo(c.program, c.device, CL_PROGRAM_BUILD_OPTIONS, sizeof opts - 1,
+                                 opts, nullptr));
+  c.keep(opts, std::strlen(opts));
+  cl.clReleaseKernel(kb);
+  cl.clReleaseProgram(p);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// Rebuilding a program with kernels attached fails; the kernels go on running.
+void failed_rebuild(Ctx& c) {
+  auto v = make_particles(N, 42);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, m, N, 0.01f);
+  cl_int st = cl.clBuildProgram(c.program, 1, &c.device, "", nullptr, nullptr);
+  c.keep(&st, sizeof st);
+  step(c, k, m, N, 0.02f);
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// A READ map stays open while a const-annotated kernel reads the buffer: the bytes
+/// behind the mapped pointer must not change.
+void read_map_open(Ctx& c) {
+  auto v = make_particles(N, 43);
+  cl_mem m = buffer(c, v), out = plain(c, N * sizeof(float));
+  cl_kernel w = kernel(c, "weigh"), a = kernel(c, "advance");
+  step(c, a, m, N, 0.01f);
+  cl_int err = CL_SUCCESS;
+  auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
+      c.queue, m, CL_TRUE, CL_MAP_READ, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
+  CHECK(err);
+  const int n = N;
+  set_args(w, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+  launch(c, w, N);
+  CHECK(cl.clFinish(c.queue));
+  c.keep(p, N * sizeof(Particle));
+  read_floats(c, out, N);
+  CHECK(cl.clEnqueueUnmapMemObject(c.queue, m, p, 0, nullptr, nullptr));
+  step(c, a, m, N, 0.02f);
+  read_all(c, m, N);
+  for (cl_kernel k : {w, a}) cl.clReleaseKernel(k);
+  for (cl_mem x : {m, out}) cl.clReleaseMemObject(x);
+}
+
+/// An image1d_buffer created over a converted buffer, read with clEnqueueReadImage.
+void image_over_buffer(Ctx& c) {
+  cl_bool images = CL_FALSE;
+  cl.clGetDeviceInfo(c.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr);
+  auto v = make_particles(N, 44);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, m, N, 0.01f);
+  if (images) {
+    cl_image_format f{CL_RGBA, CL_FLOAT};
+    cl_image_desc d{};
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    d.image_width = N * sizeof(Particle) / 16;
+    d.mem_object = m;
+    cl_int err = CL_SUCCESS;
+    cl_mem img = cl.clCreateImage(c.context, CL_MEM_READ_ONLY, &f, &d, nullptr, &err);
+    CHECK(err);
+    std::vector<float> px(d.image_width * 4);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {d.image_width, 1, 1};
+    CHECK(cl.clEnqueueReadImage(c.queue, img, CL_TRUE, origin, region, 0, 0, px.data(), 0, nullptr,
+                                nullptr));
+    c.keep(px.data(), px.size() * sizeof(float));
+    step(c, k, m, N, 0.02f);  // the image still lives
+    CHECK(cl.clEnqueueReadImage(c.queue, img, CL_TRUE, origin, region, 0, 0, px.data(), 0, nullptr,
+                                nullptr));
+    c.keep(px.data(), px.size() * sizeof(float));
+    cl.clReleaseMemObject(img);
+  }
+  step(c, k, m, N, 0.03f);
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// Create, launch, read, release, many times: DL's state must not grow. Prints the
+/// resident memory growth (KiB) between the first and the last fifth of the cycles.
+void churn(Ctx& c) {
+  const int cycles =
+      std::getenv("DL_TEST_CYCLES") ? std::atoi(std::getenv("DL_TEST_CYCLES")) : 5000;
+  auto v = make_particles(64, 45);
+  cl_kernel k = kernel(c, "advance");
+  std::size_t early = 0;
+  std::uint64_t sum = 0;
+  for (int i = 0; i < cycles; ++i) {
+    if (i == cycles / 5) early = rss_kib();
+    cl_mem m = buffer(c, v);
+    step(c, k, m, 64, 0.01f);
+    Particle p{};
+    CHECK(cl.clEnqueueReadBuffer(c.queue, m, CL_TRUE, 5 * sizeof(Particle), sizeof p, &p, 0,
+                                 nullptr, nullptr));
+    sum += static_cast<std::uint64_t>(p.id);
+    cl.clReleaseMemObject(m);
+  }
+  c.keep(&sum, sizeof sum);
+  std::printf("churn: rss growth %zd KiB over %d cycles\n",
+              static_cast<std::ptrdiff_t>(rss_kib()) - static_cast<std::ptrdiff_t>(early),
+              cycles - cycles / 5);
+  cl.clReleaseKernel(k);
+}
+
+}  // namespace
+
+void add_trust_scenarios(Scenarios& s) {
+  s["conditional_parameters"] = conditional_parameters;
+  s["n_smaller_than_range"] = n_smaller_than_range;
+  s["dimension_overflow"] = dimension_overflow;
+  s["failed_user_event"] = failed_user_event;
+  s["shared_const_threads"] = shared_const_threads;
+  s["host_visible_memory"] = host_visible_memory;
+  s["overlapping_const_arguments"] = overlapping_const_arguments;
+  s["aliases_through_subbuffers"] = aliases_through_subbuffers;
+  s["program_binaries"] = program_binaries;
+  s["failed_rebuild"] = failed_rebuild;
+  s["read_map_open"] = read_map_open;
+  s["image_over_buffer"] = image_over_buffer;
+  s["churn"] = churn;
+}
+
+}  // namespace hookapp

@@ -1,0 +1,121 @@
+// Regression tests of DL's one promise (the application sees exactly the bytes it would
+// see without DL): one scenario per way DL once broke it, in the three load modes.
+#include <regex>
+
+#include "run_app.hpp"
+
+namespace {
+
+class Trust : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Trust, ConditionalParametersBindByTheCompilersView) {
+  Result r = run("conditional_parameters", GetParam());
+  expect_same("conditional_parameters", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 6u) << r.log;
+}
+
+TEST_P(Trust, NSmallerThanTheRangeTheKernelTouches) {
+  Result r = run("n_smaller_than_range", GetParam());
+  expect_same("n_smaller_than_range", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 8u) << r.log;  // n = 0 runs untransformed
+  EXPECT_EQ(total(r, "fallbacks"), 2u);
+}
+
+TEST_P(Trust, DimensionOverflowFallsBack) {
+  Result r = run("dimension_overflow", GetParam());
+  expect_same("dimension_overflow", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 1u) << r.log;
+  EXPECT_EQ(total(r, "fallbacks"), 3u);
+}
+
+TEST_P(Trust, FailedUserEvent) {
+  Result r = run("failed_user_event", GetParam());
+  expect_same("failed_user_event", r);
+  EXPECT_GE(total(r, "transformed_launches"), 3u) << r.log;
+}
+
+TEST_P(Trust, SharedConstBufferAcrossThreadsAndQueues) {
+  Result r = run("shared_const_threads", GetParam());
+  expect_same("shared_const_threads", r);
+  EXPECT_GT(total(r, "transformed_launches"), 0u) << r.log;
+}
+
+TEST_P(Trust, HostVisibleMemoryStaysAoS) {
+  Result r = run("host_visible_memory", GetParam());
+  expect_same("host_visible_memory", r);
+}
+
+TEST_P(Trust, OverlappingConstArguments) {
+  Result r = run("overlapping_const_arguments", GetParam());
+  expect_same("overlapping_const_arguments", r);
+  EXPECT_EQ(total(r, "fallbacks"), 3u) << r.log;
+}
+
+TEST_P(Trust, AliasesThroughSubBuffers) {
+  Result r = run("aliases_through_subbuffers", GetParam());
+  expect_same("aliases_through_subbuffers", r);
+  EXPECT_EQ(total(r, "fallbacks"), 2u) << r.log;
+}
+
+TEST_P(Trust, ProgramBinariesAreTheApplications) {
+  Result r = run("program_binaries", GetParam());
+  expect_same("program_binaries", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 1u) << r.log;
+}
+
+TEST_P(Trust, FailedRebuildKeepsTracking) {
+  Result r = run("failed_rebuild", GetParam());
+  expect_same("failed_rebuild", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 2u) << r.log;
+}
+
+TEST_P(Trust, OpenReadMapIsNotConverted) {
+  Result r = run("read_map_open", GetParam());
+  expect_same("read_map_open", r);
+}
+
+TEST_P(Trust, ImageOverAConvertedBuffer) {
+  Result r = run("image_over_buffer", GetParam());
+  expect_same("image_over_buffer", r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Trust, ::testing::Values("preload", "layer", "both"));
+
+/// Resident memory growth (KiB) the churn scenario printed.
+long growth(const Result& r) {
+  std::smatch m;
+  if (!std::regex_search(r.log, m, std::regex("rss growth (-?[0-9]+) KiB"))) return 1L << 40;
+  return std::stol(m[1]);
+}
+
+TEST(Trust, StateOfReleasedObjectsIsFreed) {
+  const Result& n = native("churn");
+  Result r = run("churn", "preload");
+  expect_same("churn", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 5000u);
+  // 4000 cycles: 25 MB grew under DL at 640 bytes per buffer before.
+  EXPECT_LT(growth(r), growth(n) + 512) << r.log << n.log;
+}
+
+TEST(Trust, TraceIsStreamedNotHeld) {
+  const std::string trace = kTmp + "/churn_trace_" + std::to_string(getpid()) + ".json";
+  const Result& n = native("churn");
+  Result r = run("churn", "preload", "DL_TRACE='" + trace + "'");
+  expect_same("churn", r);
+  EXPECT_LT(growth(r), growth(n) + 512) << r.log << n.log;
+  auto t = nlohmann::json::parse(slurp(trace), nullptr, false);
+  ASSERT_TRUE(t.is_object());
+  EXPECT_GE(t["traceEvents"].size(), 10000u);  // a kernel and two marshals per cycle
+}
+
+TEST(Trust, SummaryAloneIsPrinted) {
+  const std::string out = kTmp + "/summary_" + std::to_string(getpid());
+  const std::string cmd = "env DL_TEST_KERNELS='" + kKernels + "' DL_SUMMARY=1 LD_PRELOAD='" +
+                          kLib + "' '" + kApp + "' basic '" + out + ".bin' > '" + out +
+                          ".log' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string log = slurp(out + ".log");
+  EXPECT_NE(log.find("[dl] summary: 5 kernel launches (5 transformed"), std::string::npos) << log;
+}
+
+}  // namespace
