@@ -129,6 +129,21 @@ class Consumer : public ASTConsumer {
         w.why = msg;
       };
       if (!pd) return fail("'" + b.name + "' is not a parameter of kernel '" + w.ann->kernel + "'");
+      // Names bind to the parameters Clang sees (preprocessed, under the -D options), as
+      // the runtime binds them by CL_KERNEL_ARG_NAME; never to the source text's list.
+      for (const auto& d : b.dims)
+        for (const auto& n : d.names()) {
+          const ParmVarDecl* sp = nullptr;
+          for (const ParmVarDecl* p : w.fd->parameters())
+            if (p->getName() == n) sp = p;
+          if (!sp)
+            return fail("dimension of '" + b.name + "' names '" + n +
+                        "', which is not a parameter of kernel '" + w.ann->kernel + "'");
+          if (!sp->getType()->isIntegerType())
+            return fail("dimension of '" + b.name + "' names '" + n + "', a parameter of type '" +
+                        sp->getType().getUnqualifiedType().getAsString() +
+                        "'; dimensions read integer arguments");
+        }
       QualType t = pd->getType();
       if (!t->isPointerType())
         return fail("annotated parameter '" + b.name +
