@@ -9,7 +9,9 @@
 //      dl::convert to each annotated buffer's target layout, the rest left AoS, as the
 //      runtime does; outputs converted back                             -> == reference
 // bit for bit, padding included, and the guard bytes after every buffer untouched.
-// Each program is built once per variant and build line.
+// Each program is built once per variant and build line. Under a
+// //BUILD-UNTRANSFORMED: line the builds of 3. must fail (code dl-annotate did not see
+// is #error there; the runtime then runs the program untransformed) and 1. and 2. run.
 //
 // //TEST: <kernel> <global size> args: <arg>...   one <arg> per kernel parameter:
 //   buf            an annotated buffer (record and n from the rewritten annotation)
@@ -131,14 +133,21 @@ std::vector<TestLine> test_lines(const std::string& src) {
   return out;
 }
 
-/// Build options of the //BUILD: lines; one empty set when there are none.
-std::vector<std::string> build_lines(const std::string& src) {
-  std::vector<std::string> out;
+struct BuildLine {
+  std::string options;
+  bool untransformed = false;  // the DL_ASTA_T builds must fail (the runtime falls back)
+};
+
+/// The //BUILD: and //BUILD-UNTRANSFORMED: lines; one build without options when none.
+std::vector<BuildLine> build_lines(const std::string& src) {
+  std::vector<BuildLine> out;
   std::istringstream in(src);
   std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("//BUILD:", 0) == 0) out.push_back(line.substr(8));
-  if (out.empty()) out.push_back("");
+  while (std::getline(in, line)) {
+    if (line.rfind("//BUILD:", 0) == 0) out.push_back({line.substr(8), false});
+    if (line.rfind("//BUILD-UNTRANSFORMED:", 0) == 0) out.push_back({line.substr(22), true});
+  }
+  if (out.empty()) out.push_back({"", false});
   return out;
 }
 
@@ -377,10 +386,10 @@ TEST_P(RunFile, RewrittenKernelsComputeTheSame) {
   const auto tests = test_lines(original);
   ASSERT_FALSE(tests.empty());
 
-  for (const std::string& build : build_lines(original)) {
-    SCOPED_TRACE("build options '" + build + "'");
-    const std::string o = build + " -cl-kernel-arg-info";
-    const std::vector<Variant> variants{
+  for (const BuildLine& build : build_lines(original)) {
+    SCOPED_TRACE("build options '" + build.options + "'");
+    const std::string o = build.options + " -cl-kernel-arg-info";
+    std::vector<Variant> variants{
         {"original", original, o, 0},
         {"rewritten without DL_ASTA_T", rewritten, o, 0},
         {"rewritten, DL_ASTA_T=4", rewritten, o + " -DDL_ASTA_T=4", 4},
@@ -389,9 +398,17 @@ TEST_P(RunFile, RewrittenKernelsComputeTheSame) {
     for (const auto& v : variants) {
       std::string log;
       cl_program p = cl().build(v.source, v.options, log);
+      if (build.untransformed && v.T) {
+        // Code dl-annotate did not see is #error under DL_ASTA_T: the runtime's build
+        // fails and it runs the program untransformed, which 2. checks.
+        EXPECT_EQ(p, nullptr) << v.label << " of " << path << " builds, but must not";
+        if (p) clReleaseProgram(p);
+        continue;
+      }
       ASSERT_NE(p, nullptr) << v.label << " of " << path << " does not build:\n" << log;
       programs.push_back(p);
     }
+    variants.resize(programs.size());
     for (const auto& t : tests) {
       SCOPED_TRACE(path + ": kernel " + t.kernel);
       run_test(t, ann, variants, programs);

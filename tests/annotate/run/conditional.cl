@@ -2,9 +2,13 @@
 // the annotated parameters. Annotations bind by name to the parameters the compiler sees,
 // whatever the build options; dl-annotate runs on this file without and with the macros
 // (tests/annotate/CMakeLists.txt), and each rewrite is built with each //BUILD: line.
+// Kernel `skipped` uses its buffer in a region neither run of dl-annotate sees: built
+// with WITH_TWICE the transformed program must not build (the runtime runs it
+// untransformed).
 //BUILD:
 //BUILD: -DWITH_FLAGS -DWITH_EXTRA
 //BUILD: -DWITH_EXTRA
+//BUILD-UNTRANSFORMED: -DWITH_TWICE
 typedef struct {
   float v;
   int c;
@@ -58,4 +62,15 @@ __kernel void both(__global pt *a,
 ) {
   int i = get_global_id(0);
   if (i < n) a[i].c = a[i].c * 2 + i;
+}
+
+//TEST: skipped 1003 args: p=buf n=int:1003
+//DL: AoS: p[n]
+__kernel void skipped(__global pt *p, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+#ifdef WITH_TWICE
+  p[i].v *= 2.0f;
+#endif
+  p[i].c += 1;
 }
