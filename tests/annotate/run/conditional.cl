@@ -7,7 +7,6 @@
 // untransformed).
 //BUILD:
 //BUILD: -DWITH_FLAGS -DWITH_EXTRA
-//BUILD: -DWITH_EXTRA
 //BUILD-UNTRANSFORMED: -DWITH_TWICE
 typedef struct {
   float v;
