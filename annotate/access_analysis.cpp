@@ -621,10 +621,11 @@ class Analyzer {
         sp_replace(lv, [this, bp, rec, c, z, type] {
           const std::string i = index_text(rec, *bp);
           const std::string o = std::to_string(c * z), zs = std::to_string(z);
-          const std::string at = bp->da ? "dl_da(" + bp->n + ", " + i + ", " + o + ", " + zs + ")"
-                                        : "dl_tiled(" + bp->w + ", " + bp->n + ", " +
-                                              std::to_string(bp->flat_count * z) + ", " + i + ", " +
-                                              o + ", " + zs + ")";
+          const std::string r = std::to_string(bp->flat_count * z);
+          const std::string at =
+              bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
+                     : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " +
+                           zs + ")";
           return ref(*bp, type, at);
         });
       } else {
@@ -640,10 +641,11 @@ class Analyzer {
     stat(b, lv, unit_index(idx) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
     sp_replace(lv, [this, bp, idx, off, z, type] {
       const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);
-      const std::string at = bp->da ? "dl_da(" + bp->n + ", " + i + ", " + o + ", " + zs + ")"
-                                    : "dl_tiled(" + bp->w + ", " + bp->n + ", " +
-                                          std::to_string(bp->rec.size()) + ", " + i + ", " + o +
-                                          ", " + zs + ")";
+      const std::string r = std::to_string(bp->rec.size());
+      const std::string at =
+          bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
+                 : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs +
+                       ")";
       return ref(*bp, type, at);
     });
   }

@@ -7,6 +7,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 
 #include <list>
@@ -18,6 +19,7 @@
 #include "dl/annotation.hpp"
 #include "dl/marshal.hpp"
 #include "record_builder.hpp"
+#include "skipped_regions.hpp"
 #include "splicer.hpp"
 
 namespace dl::annotate {
@@ -55,6 +57,8 @@ struct KernelWork {
 class Consumer : public ASTConsumer {
  public:
   Consumer(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
+  /// Filled while the preprocessor runs (SkippedRanges).
+  std::vector<SourceRange>& skipped() { return skipped_; }
 
   void HandleTranslationUnit(ASTContext& ctx) override {
     ctx_ = &ctx;
@@ -66,6 +70,7 @@ class Consumer : public ASTConsumer {
     warn_id_ = de_->getCustomDiagID(
         opts_.werror ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, "%0");
     note_id_ = de_->getCustomDiagID(DiagnosticsEngine::Note, "%0");
+    remark_id_ = de_->getCustomDiagID(DiagnosticsEngine::Remark, "%0");
 
     SourceAnnotations ann = scan_annotations(src_);
     for (const auto& d : ann.diagnostics)
@@ -129,6 +134,21 @@ class Consumer : public ASTConsumer {
         w.why = msg;
       };
       if (!pd) return fail("'" + b.name + "' is not a parameter of kernel '" + w.ann->kernel + "'");
+      // Names bind to the parameters Clang sees (preprocessed, under the -D options), as
+      // the runtime binds them by CL_KERNEL_ARG_NAME; never to the source text's list.
+      for (const auto& d : b.dims)
+        for (const auto& n : d.names()) {
+          const ParmVarDecl* sp = nullptr;
+          for (const ParmVarDecl* p : w.fd->parameters())
+            if (p->getName() == n) sp = p;
+          if (!sp)
+            return fail("dimension of '" + b.name + "' names '" + n +
+                        "', which is not a parameter of kernel '" + w.ann->kernel + "'");
+          if (!sp->getType()->isIntegerType())
+            return fail("dimension of '" + b.name + "' names '" + n + "', a parameter of type '" +
+                        sp->getType().getUnqualifiedType().getAsString() +
+                        "'; dimensions read integer arguments");
+        }
       QualType t = pd->getType();
       if (!t->isPointerType())
         return fail("annotated parameter '" + b.name +
@@ -244,13 +264,33 @@ class Consumer : public ASTConsumer {
       }
       w.specs.push_back(have);
     }
-    if (!ok) {
+    if (ok) {
+      std::set<std::string> names;
+      for (const auto& b : w.bindings) names.insert(b.name);
+      guard(w.fd, names);
+      for (Spec* s : w.specs)
+        if (guarded_.insert(s).second) {
+          std::set<std::string> hn;
+          for (const auto& b : s->params) hn.insert(b.name);
+          guard(s->fd, hn);
+        }
+    } else {
       w.ok = false;
       w.why = "accesses dl-annotate cannot prove it rewrites correctly (see warnings)";
       de_->Report(w.fd->getLocation(), warn_id_)
           << "kernel '" + w.ann->kernel +
                  "' is left untransformed: its annotation is removed and it keeps reading AoS";
     }
+  }
+
+  /// Code of skipped conditional regions of `fd` that names its buffers becomes #error
+  /// in the transformed copy (skipped_regions.hpp).
+  void guard(const FunctionDecl* fd, const std::set<std::string>& names) {
+    for (const GuardedRun& g : guard_skipped(*ctx_, *sp_, fd, skipped_, names))
+      de_->Report(sm_->getLocForStartOfFile(file_).getLocWithOffset(g.begin), remark_id_)
+          << "'" + g.name + "' is used in a conditional region the preprocessor skipped: " +
+                 "it becomes #error in the transformed '" + fd->getNameAsString() +
+                 "', so a build that enables it runs untransformed";
   }
 
   std::string kernel_prologue(const KernelWork& w) {
@@ -511,7 +551,9 @@ class Consumer : public ASTConsumer {
   FileID file_;
   Splicer* sp_ = nullptr;
   Codegen cg_;
-  unsigned err_id_ = 0, warn_id_ = 0, note_id_ = 0;
+  unsigned err_id_ = 0, warn_id_ = 0, note_id_ = 0, remark_id_ = 0;
+  std::vector<SourceRange> skipped_;  // conditional regions the preprocessor skipped
+  std::set<const Spec*> guarded_;     // helpers whose skipped regions are guarded
   std::list<Spec> specs_;
   std::map<const Spec*, bool> spec_ok_;
   std::map<const Spec*, std::set<std::string>> spec_needs_;
@@ -522,8 +564,10 @@ class Consumer : public ASTConsumer {
 class Action : public ASTFrontendAction {
  public:
   Action(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
-    return std::make_unique<Consumer>(opts_, src_, res_);
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    auto c = std::make_unique<Consumer>(opts_, src_, res_);
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<SkippedRanges>(c->skipped()));
+    return c;
   }
 
  private:

@@ -67,12 +67,25 @@ struct BufferAnnotation {
 };
 
 /// All annotations of one kernel.
+///
+/// Annotations name parameters; they bind by name to the parameters the compiler sees
+/// (the preprocessed source under the build's options): dl-annotate against Clang's
+/// FunctionDecl, the runtime against CL_KERNEL_ARG_NAME. The scanner reads source text
+/// only, so its parameter list is best effort, for messages and for checks where the
+/// text is the compiled list (docs/annotation.md).
 struct KernelAnnotation {
   std::string kernel;
-  std::vector<std::string> params;  // parameter names, in order
+  /// Parameter names as the source text spells them, in order, preprocessor directive
+  /// lines skipped (both branches of a conditional are listed).
+  std::vector<std::string> params;
+  /// True when `params` is the compiled parameter list under any build options: no
+  /// directive inside the list and every parameter a declaration `type name` (no macro
+  /// standing for parameters).
+  bool params_exact = true;
   std::vector<BufferAnnotation> buffers;
   int line = 0;  // line of the first //DL: line
-  /// Index of parameter `name`, or -1.
+  /// Index of parameter `name` in the compiled list when the text gives it
+  /// (params_exact), else -1: never an index that depends on build options.
   int param_index(const std::string& name) const;
 };
 
@@ -91,9 +104,10 @@ struct SourceAnnotations {
   const KernelAnnotation* find(const std::string& kernel) const;
 };
 
-/// Scans an OpenCL C source for //DL: lines and the kernels they precede. Never throws
-/// on bad input: problems become diagnostics, and a kernel with an erroneous
-/// annotation is left out of `kernels` (it runs untransformed).
+/// Scans an OpenCL C source for //DL: lines and the kernels (by name) they precede. Never
+/// throws on bad input: problems become diagnostics, and a kernel with an erroneous
+/// annotation is left out of `kernels` (it runs untransformed). Names that are not
+/// parameters are errors only where the text is the compiled list (params_exact).
 SourceAnnotations scan_annotations(std::string_view source);
 
 /// Number of records a buffer holds for evaluated dims: the product of all dims, except

@@ -44,14 +44,43 @@ std::string blank_comments(std::string_view s) {
   return o;
 }
 
+/// Blanks preprocessor directive lines (with their backslash continuations) of blanked
+/// text, in place: a kernel spelled in a #define is no definition, and a conditional in a
+/// parameter list is no parameter. Returns the [begin, end) ranges blanked.
+std::vector<std::pair<std::size_t, std::size_t>> blank_directives(std::string& b) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t pos = 0; pos < b.size();) {
+    std::size_t first = b.find_first_not_of(" \t\r", pos);
+    std::size_t end = b.find('\n', pos);
+    if (end == std::string::npos) end = b.size();
+    if (first < end && b[first] == '#') {
+      // A directive ends at the first newline not preceded by a backslash.
+      while (end < b.size()) {
+        std::size_t last = b.find_last_not_of(" \t\r", end - 1);
+        if (last == std::string::npos || last < first || b[last] != '\\') break;
+        end = b.find('\n', end + 1);
+        if (end == std::string::npos) end = b.size();
+      }
+      for (std::size_t i = first; i < end; ++i)
+        if (b[i] != '\n') b[i] = ' ';
+      out.emplace_back(first, end);
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
 struct KernelSig {
   std::string name;
   std::vector<std::string> params;
+  bool params_exact = true;  // see KernelAnnotation::params_exact
   std::size_t offset = 0;
 };
 
-/// Finds `__kernel`/`kernel` function definitions (and declarations) in blanked text.
-std::vector<KernelSig> find_kernels(const std::string& b) {
+/// Finds `__kernel`/`kernel` function definitions (and declarations) in blanked text
+/// whose `directives` (ranges) are blanked too.
+std::vector<KernelSig> find_kernels(
+    const std::string& b, const std::vector<std::pair<std::size_t, std::size_t>>& directives) {
   std::vector<KernelSig> out;
   for (std::size_t i = 0; i < b.size(); ++i) {
     std::size_t kw = 0;
@@ -108,6 +137,10 @@ std::vector<KernelSig> find_kernels(const std::string& b) {
       }
     }
     if (p > start) k.params.push_back(b.substr(start, p - start));
+    // The text is the compiled list only when no directive (a conditional) lies in it
+    // and every parameter is a declaration `type name`, not a macro standing for some.
+    for (const auto& [db, de] : directives)
+      if (db < p && de > open) k.params_exact = false;
     for (auto& param : k.params) {
       std::string t = param;
       std::size_t br = t.find('[');
@@ -116,8 +149,14 @@ std::vector<KernelSig> find_kernels(const std::string& b) {
       std::size_t ps = pe == std::string::npos ? 0 : pe;
       while (ps > 0 && is_ident(t[ps - 1])) --ps;
       param = pe == std::string::npos ? std::string() : t.substr(ps, pe - ps + 1);
+      const bool named = !param.empty() && is_ident(param.back()) &&
+                         (std::isalpha(static_cast<unsigned char>(param[0])) || param[0] == '_');
+      if (!named || t.find_first_not_of(" \t\r\n") >= ps) k.params_exact = false;
     }
-    if (k.params.size() == 1 && (k.params[0] == "void" || k.params[0].empty())) k.params.clear();
+    if (k.params.size() == 1 && (k.params[0] == "void" || k.params[0].empty())) {
+      k.params.clear();
+      k.params_exact = true;
+    }
     out.push_back(std::move(k));
     i = p;
   }
@@ -264,6 +303,7 @@ class ClauseParser {
 }  // namespace
 
 int KernelAnnotation::param_index(const std::string& name) const {
+  if (!params_exact) return -1;
   for (std::size_t i = 0; i < params.size(); ++i)
     if (params[i] == name) return static_cast<int>(i);
   return -1;
@@ -283,8 +323,9 @@ const KernelAnnotation* SourceAnnotations::find(const std::string& kernel) const
 
 SourceAnnotations scan_annotations(std::string_view src) {
   SourceAnnotations out;
-  const std::string blanked = blank_comments(src);
-  const std::vector<KernelSig> sigs = find_kernels(blanked);
+  std::string blanked = blank_comments(src);
+  const auto directives = blank_directives(blanked);
+  const std::vector<KernelSig> sigs = find_kernels(blanked, directives);
 
   // Collect //DL: lines.
   struct Pending {
@@ -337,11 +378,17 @@ SourceAnnotations scan_annotations(std::string_view src) {
     for (auto& existing : out.kernels)
       if (existing.kernel == sig.name) k = &existing;
     if (!k) {
-      out.kernels.push_back({sig.name, sig.params, {}, p.line});
-      k = &out.kernels.back();
+      k = &out.kernels.emplace_back();
+      k->kernel = sig.name;
+      k->params = sig.params;
+      k->params_exact = sig.params_exact;
+      k->line = p.line;
     }
     bool bad = p.bad;
+    // Names are checked against the text only where it is the compiled list; otherwise
+    // dl-annotate (on Clang's AST) and the runtime (CL_KERNEL_ARG_NAME) check them.
     for (const auto& b : p.buffers) {
+      if (!k->params_exact) continue;
       if (k->param_index(b.name) < 0) {
         out.diagnostics.push_back(
             {b.line, b.column, true,

@@ -8,6 +8,8 @@ tool="$build/annotate/dl-annotate"
 cd "$(dirname "$0")/golden"
 for f in *.cl; do
   case "$f" in *.expected.cl) continue ;; esac
-  "$tool" -o "${f%.cl}.expected.cl" "$f"
+  # Options from the input's `// ARGS:` line, as golden_check.cmake passes them.
+  read -r -a args <<<"$(sed -n 's|^// ARGS: ||p' "$f")"
+  "$tool" "${args[@]}" -o "${f%.cl}.expected.cl" "$f"
   echo "updated golden/${f%.cl}.expected.cl"
 done

@@ -9,13 +9,17 @@ typedef struct {
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
-   tiles of w records; the last, partial tile holds n % w records. */
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
 static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  if (i >= n) return i * r + o;
   const ulong b = i / w * w;
   return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
-static inline ulong dl_da(ulong n, ulong i, ulong o, ulong z) { return n * o + i * z; }
+static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
 /* Element x of a flat array of records of s scalars of z bytes. */
 static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
   const ulong i = x / s;

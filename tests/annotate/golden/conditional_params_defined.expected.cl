@@ -1,0 +1,92 @@
+// ARGS: -DOCL_2_0 -DEXTRA
+// conditional_params.cl parsed with its macros defined: the conditional parameters
+// exist, the annotations bind to the same names. The conditional in the body is copied
+// as written (it does not touch the annotated buffer).
+typedef struct {
+  float v;
+  int c;
+} pt;
+#define T pt
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  if (i >= n) return i * r + o;
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record pt 8 4 float:v@0 int:c@4
+//DL: AoS: in[n] -> ASTA AOS2ASTA_pt, out[n] -> ASTA AOS2ASTA_pt
+#ifdef DL_ASTA_T
+__kernel void after(int n, __global T *in, __global T *out
+#ifdef OCL_2_0
+                    , __global volatile int *flags
+#endif
+) {
+  const ulong dl_n_in = (ulong)((long)(n));
+  const ulong dl_w_in = (ulong)(DL_ASTA_T);
+  const ulong dl_n_out = (ulong)((long)(n));
+  const ulong dl_w_out = (ulong)(DL_ASTA_T);
+  int i = get_global_id(0);
+  if (i < n) DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 8, (i), 0, 4)) = DL_REF(__global, float, in, dl_tiled(dl_w_in, dl_n_in, 8, (i), 0, 4)) + (float)DL_REF(__global, int, in, dl_tiled(dl_w_in, dl_n_in, 8, (i), 4, 4));
+}
+#else
+__kernel void after(int n, __global T *in, __global T *out
+#ifdef OCL_2_0
+                    , __global volatile int *flags
+#endif
+) {
+  int i = get_global_id(0);
+  if (i < n) out[i].v = in[i].v + (float)in[i].c;
+}
+#endif
+
+//DL: AoS: p[n] -> ASTA AOS2ASTA_pt
+#ifdef DL_ASTA_T
+__kernel void before(
+#ifdef EXTRA
+    int extra,
+#endif
+    __global T *p, int n) {
+  const ulong dl_n_p = (ulong)((long)(n));
+  const ulong dl_w_p = (ulong)(DL_ASTA_T);
+  int i = get_global_id(0);
+  int e = 1;
+#ifdef EXTRA
+  e = extra;
+#endif
+  if (i < n) DL_REF(__global, int, p, dl_tiled(dl_w_p, dl_n_p, 8, (i), 4, 4)) += e;
+}
+#else
+__kernel void before(
+#ifdef EXTRA
+    int extra,
+#endif
+    __global T *p, int n) {
+  int i = get_global_id(0);
+  int e = 1;
+#ifdef EXTRA
+  e = extra;
+#endif
+  if (i < n) p[i].c += e;
+}
+#endif

@@ -1,0 +1,98 @@
+// Conditional regions the preprocessor skipped (dl-annotate ran without A, B, HELPER_X):
+// in the transformed copies, code there that uses an annotated buffer (or a pointer
+// variable into global memory) becomes #error, so a build that enables it fails and the
+// runtime runs the program untransformed; the directives, the other code of the regions
+// and the #else copy stay as written.
+typedef struct {
+  float v;
+  int c;
+} pt;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  if (i >= n) return i * r + o;
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+#ifdef DL_ASTA_T
+void bump__dl1(__global pt *r, int k, const __global pt * dl_b_r, ulong dl_w_r, ulong dl_n_r) {
+#ifdef HELPER_X
+#error "dl-annotate did not see this code (it ran with other -D options) and it uses 'r': rerun dl-annotate with this build's options"
+#else
+  DL_REF(__global, float, dl_b_r, dl_tiled(dl_w_r, dl_n_r, 8, (r - dl_b_r), 0, 4)) += 1.0f;
+#endif
+}
+#endif
+void bump(__global pt *r, int k) {
+#ifdef HELPER_X
+  r->c += k;
+#else
+  r->v += 1.0f;
+#endif
+}
+
+//DL: record pt 8 4 float:v@0 int:c@4
+//DL: AoS: p[n] -> ASTA AOS2ASTA_pt
+#ifdef DL_ASTA_T
+__kernel void k(__global pt *p, int n
+#ifdef WITH_FLAGS
+                , __global int *flags
+#endif
+) {
+  const ulong dl_n_p = (ulong)((long)(n));
+  const ulong dl_w_p = (ulong)(DL_ASTA_T);
+  int i = get_global_id(0);
+  __global pt *q = p + i;
+#if defined(A)
+#error "dl-annotate did not see this code (it ran with other -D options) and it uses 'p': rerun dl-annotate with this build's options"
+#elif defined(B)
+#error "dl-annotate did not see this code (it ran with other -D options) and it uses 'q': rerun dl-annotate with this build's options"
+#else
+  DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 8, (i), 0, 4)) = 3.0f;
+#endif
+#ifdef WITH_FLAGS
+  flags[i] = 1; /* no annotated buffer here: kept */
+#endif
+  bump__dl1(p + i, 2, p, dl_w_p, dl_n_p);
+}
+#else
+__kernel void k(__global pt *p, int n
+#ifdef WITH_FLAGS
+                , __global int *flags
+#endif
+) {
+  int i = get_global_id(0);
+  __global pt *q = p + i;
+#if defined(A)
+  p[i].c = 1;
+#elif defined(B)
+  q->c = 2;
+#else
+  p[i].v = 3.0f;
+#endif
+#ifdef WITH_FLAGS
+  flags[i] = 1; /* no annotated buffer here: kept */
+#endif
+  bump(p + i, 2);
+}
+#endif
