@@ -30,6 +30,7 @@ const char* kSource = R"CL(
 typedef struct { float4 pos; float4 vel; float mass; int id; } particle;
 #ifdef DL_ASTA_T
 inline size_t dl_tiled(size_t n, size_t i, size_t o) {
+  if (i >= n) return i * 48 + o;
   size_t b = (i / DL_ASTA_T) * DL_ASTA_T;
   return b * 48 + min(n - b, (size_t)DL_ASTA_T) * o + (i - b) * 4;
 }

@@ -12,6 +12,7 @@ typedef struct {
 
 #ifdef DL_ASTA_T
 inline size_t dl_tiled(size_t n, size_t R, size_t i, size_t o, size_t z) {
+  if (i >= n) return i * R + o;  // records from n on stay AoS
   size_t b = (i / DL_ASTA_T) * DL_ASTA_T;
   return b * R + min(n - b, (size_t)DL_ASTA_T) * o + (i - b) * z;
 }

@@ -5,6 +5,7 @@ typedef struct {
 
 #ifdef DL_ASTA_T
 inline size_t dl_tiled(size_t n, size_t i, size_t o) {
+  if (i >= n) return i * 20 + o;  // records from n on stay AoS
   size_t b = (i / DL_ASTA_T) * DL_ASTA_T;
   return b * 20 + min(n - b, (size_t)DL_ASTA_T) * o + (i - b) * 4;
 }

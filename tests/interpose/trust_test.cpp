@@ -108,6 +108,21 @@ TEST(Trust, TraceIsStreamedNotHeld) {
   EXPECT_GE(t["traceEvents"].size(), 10000u);  // a kernel and two marshals per cycle
 }
 
+TEST(Trust, DlRunWritesItsReport) {
+  const std::string out = kTmp + "/dl_run_" + std::to_string(getpid());
+  const std::string cmd = "env DL_TEST_KERNELS='" + kKernels + "' '" DL_RUN "' --report '" + out +
+                          ".json' -- '" + kApp + "' basic '" + out + ".bin' > '" + out +
+                          ".log' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(out + ".log");
+  Result r;
+  r.log = slurp(out + ".log");
+  r.output = slurp(out + ".bin");
+  r.report = nlohmann::json::parse(slurp(out + ".json"), nullptr, false);
+  EXPECT_TRUE(r.output == native("basic").output);
+  EXPECT_EQ(total(r, "transformed_launches"), 5u) << r.log;
+  EXPECT_EQ(total(r, "marshals"), 2u);
+}
+
 TEST(Trust, SummaryAloneIsPrinted) {
   const std::string out = kTmp + "/summary_" + std::to_string(getpid());
   const std::string cmd = "env DL_TEST_KERNELS='" + kKernels + "' DL_SUMMARY=1 LD_PRELOAD='" +
@@ -116,6 +131,12 @@ TEST(Trust, SummaryAloneIsPrinted) {
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string log = slurp(out + ".log");
   EXPECT_NE(log.find("[dl] summary: 5 kernel launches (5 transformed"), std::string::npos) << log;
+  // The same through dl-run.
+  const std::string cmd2 = "env DL_TEST_KERNELS='" + kKernels + "' '" DL_RUN "' --summary -- '" +
+                           kApp + "' basic '" + out + ".bin' > '" + out + ".log2' 2>&1";
+  ASSERT_EQ(std::system(cmd2.c_str()), 0);
+  const std::string log2 = slurp(out + ".log2");
+  EXPECT_NE(log2.find("[dl] summary: 5 kernel launches (5 transformed"), std::string::npos) << log2;
 }
 
 }  // namespace
