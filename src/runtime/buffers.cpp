@@ -1,6 +1,8 @@
 // Buffers: creation, sub-buffers, and the per-buffer layout state.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -13,11 +15,14 @@ void release_accesses(BufferState& b) {
   b.conversion = {};
 }
 
-void CL_CALLBACK on_destroyed(cl_mem m, void*) {
+/// The destructor callback of the buffer DL numbered `data`. Implementations call it
+/// late, on their own threads: by then the handle may name a new buffer, whose state
+/// stays.
+void CL_CALLBACK on_destroyed(cl_mem m, void* data) {
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   auto it = rt.buffers.find(m);
-  if (it == rt.buffers.end()) return;
+  if (it == rt.buffers.end() || it->second.id != reinterpret_cast<std::uintptr_t>(data)) return;
   BufferState& b = it->second;
   if (b.layout != Layout::aos()) rt.transformed_buffers--;
   release_accesses(b);
@@ -40,9 +45,12 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_me
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   auto old = rt.buffers.find(m);
-  if (old != rt.buffers.end()) {  // a recycled handle whose destructor callback was missed
+  if (old != rt.buffers.end()) {  // a recycled handle whose destructor callback is late
+    if (BufferState* p = rt.buffer(old->second.parent))
+      p->children.erase(std::remove(p->children.begin(), p->children.end(), m), p->children.end());
     if (old->second.layout != Layout::aos()) rt.transformed_buffers--;
     release_accesses(old->second);
+    rt.retire(old->second);
     rt.buffers.erase(old);
   }
   BufferState& b = rt.buffers[m];
@@ -68,7 +76,9 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_me
       b.host_visible = b.host_visible || (pf & CL_MEM_USE_HOST_PTR);
     }
   }
-  if (real().clSetMemObjectDestructorCallback(m, &on_destroyed, nullptr) != CL_SUCCESS)
+  if (real().clSetMemObjectDestructorCallback(
+          m, &on_destroyed, reinterpret_cast<void*>(static_cast<std::uintptr_t>(b.id))) !=
+      CL_SUCCESS)
     log().warn("buffer #{}: no destructor callback, its state may outlive it", b.id);
 }
 

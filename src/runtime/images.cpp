@@ -3,16 +3,23 @@
 // image is created, and stays AoS while the image lives (Runtime::pinned).
 #include <spdlog/spdlog.h>
 
+#include <memory>
+
 #include "runtime.hpp"
 
 namespace dl::rt {
 namespace {
 
+struct Pinned {
+  cl_mem buffer;
+  std::uint64_t id;  // the handle may name another buffer by the time the callback runs
+};
+
 void CL_CALLBACK on_image_destroyed(cl_mem, void* data) {
-  auto* buffer = static_cast<cl_mem>(data);
+  std::unique_ptr<Pinned> p(static_cast<Pinned*>(data));
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
-  if (BufferState* b = rt.buffer(buffer); b && b->images) b->images--;
+  if (BufferState* b = rt.buffer(p->buffer); b && b->id == p->id && b->images) b->images--;
 }
 
 /// Restores the buffer under an image to AoS (waiting for it) and pins it.
@@ -23,7 +30,9 @@ void pin(cl_mem image, const cl_image_desc* desc) {
   std::unique_lock<std::mutex> lock(rt.mutex);
   BufferState* b = rt.buffer(m);
   if (!b) return;
-  if (real().clSetMemObjectDestructorCallback(image, &on_image_destroyed, m) != CL_SUCCESS) {
+  auto* pin = new Pinned{m, b->id};
+  if (real().clSetMemObjectDestructorCallback(image, &on_image_destroyed, pin) != CL_SUCCESS) {
+    delete pin;
     log().warn("buffer #{}: no destructor callback for the image over it", b->id);
     return;
   }

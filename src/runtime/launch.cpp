@@ -81,7 +81,7 @@ std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>
     const Runtime::Range r = rt.range(*b);
     for (std::size_t i = 0; i < ks.args.size(); ++i) {
       cl_mem m = ks.args[i].mem;
-      if (!m) continue;
+      if (!m || !rt.buffer(m)) continue;
       const std::string& pname = i < ks.arg_names.size() ? ks.arg_names[i] : std::string();
       const Need* other = nullptr;
       for (const Need& o : out)
@@ -118,7 +118,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
   for (std::size_t bi = 0; bi < ka.buffers.size(); ++bi) {
     const auto& b = ka.buffers[bi];
     const ArgValue& a = ks.args[static_cast<std::size_t>(ks.buffer_args[bi])];
-    if (!a.mem) {
+    if (!a.mem || !rt.buffer(a.mem)) {
       why = fmt::format("argument {}: not a buffer DL tracks", b.name);
       return {};
     }
