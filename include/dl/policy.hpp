@@ -1,0 +1,77 @@
+// The decision rule of DL's profitability controller ("never slower", docs/runtime.md):
+// when converting a kernel's buffers pays for itself. Pure C++, no OpenCL: the runtime
+// feeds it measured times, tests feed it synthetic ones.
+//
+// Model, per kernel on one device. Launches come in *epochs*: runs of launches between
+// two points where the host needs the buffers in AoS (a read, a partial write, the end).
+// A launch costs a (AoS) or t (transformed); running an epoch transformed costs one round
+// trip of conversions C (to the kernel's layouts and back). The rule:
+//
+//  * explore: while t is unknown, convert once the AoS kernel time spent so far reaches
+//    C (so the trial at most doubles what was spent), unless the epochs seen are too
+//    short for any transform to pay (L·a < C);
+//  * judge: t measured not faster than (1 - min_gain)·a means never again;
+//  * rent or buy: with saving s = a - t > 0, convert after k = floor(β·C / s) AoS
+//    launches of the epoch (the deterministic ski-rental rule);
+//  * learn: an epoch that bought and lost (its transformed launches saved less than C)
+//    doubles β; one that gained at least C halves it (not below 1); beyond max_backoff
+//    doublings the kernel stays AoS.
+//
+// Bounds (proved in docs/runtime.md, checked by tests/unit/policy_test.cpp): with β = 1
+// each epoch costs at most 2x the best choice for that epoch in hindsight; and over any
+// sequence the total is at most native + (max_backoff + 2)·C + one slower trial launch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dl {
+
+class ConversionPolicy {
+ public:
+  struct Params {
+    double min_gain = 0.05;    // transformed must be this much faster (fraction of a)
+    unsigned max_backoff = 6;  // doublings of beta before the kernel stays AoS for good
+  };
+  enum class Verdict { Unknown, Pays, Never };
+
+  ConversionPolicy() = default;
+  explicit ConversionPolicy(const Params& p) : p_(p) {}
+
+  /// At a launch whose buffers are not in the kernel's layouts: convert now? `round_trip_ns`
+  /// is the estimated cost of the conversions to the layouts and back.
+  bool convert(double round_trip_ns);
+  /// A launch completed in `kernel_ns` (transformed or not). Launches whose time was not
+  /// measured count with the current estimate.
+  void launched(bool transformed, double kernel_ns);
+  void launched_unmeasured(bool transformed);
+  /// The host needed the buffers in AoS: the epoch ends.
+  void epoch_end();
+
+  Verdict verdict() const { return verdict_; }
+  double aos_ns() const { return a_; }          // estimate, 0 before the first
+  double transformed_ns() const { return t_; }  // estimate, 0 before the first
+  double round_trip_ns() const { return c_; }   // the last estimate given to convert()
+  double beta() const { return beta_; }
+  std::uint64_t epoch_launches() const { return epoch_aos_ + epoch_transformed_; }
+  /// Why the last decision was what it was (for the report), e.g. "kept AoS: conversion
+  /// 0.80 ms, measured saving 0.05 ms per launch after 4 launches".
+  const std::string& reason() const { return reason_; }
+
+ private:
+  void judge();
+  Params p_;
+  Verdict verdict_ = Verdict::Unknown;
+  double a_ = 0, t_ = 0, c_ = 0;
+  std::uint64_t na_ = 0, nt_ = 0;  // measured launches of each kind
+  double spent_aos_ = 0;           // AoS kernel time so far (all epochs)
+  std::uint64_t epoch_aos_ = 0, epoch_transformed_ = 0;
+  double longest_epoch_ = 0;  // in launches, over finished epochs
+  std::uint64_t epochs_ = 0;
+  bool bought_ = false;  // this epoch converted
+  double beta_ = 1;
+  unsigned backoffs_ = 0;
+  std::string reason_;
+};
+
+}  // namespace dl

@@ -1,0 +1,149 @@
+// The controller's rent-or-buy rule driven with synthetic costs (no device): the bounds
+// docs/runtime.md states hold on random and adversarial sequences of epochs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+
+#include "dl/policy.hpp"
+
+namespace {
+
+using dl::ConversionPolicy;
+
+struct Costs {
+  double a, t, c;  // AoS launch, transformed launch, round trip of conversions
+};
+
+struct Totals {
+  double ours = 0, native = 0, opt = 0;  // opt: best choice per epoch in hindsight
+  std::uint64_t converted_epochs = 0;
+};
+
+/// Plays epochs against the rule. `length(e, bought_at)` gives epoch e's length; it may
+/// look at when the rule bought in this epoch (an adaptive adversary): it is called
+/// before every launch with the launches so far, and the epoch ends when it returns
+/// false.
+Totals play(ConversionPolicy& p, const Costs& k, int epochs,
+            const std::function<bool(int e, int launched, int bought_at)>& more) {
+  Totals r;
+  for (int e = 0; e < epochs; ++e) {
+    bool transformed = false;
+    int launched = 0, bought_at = -1;
+    double ours = 0;
+    while (more(e, launched, bought_at)) {
+      if (transformed && p.verdict() == ConversionPolicy::Verdict::Never) {
+        transformed = false;  // reverted: the restore was paid with the conversion
+      }
+      if (!transformed && p.convert(k.c)) {
+        transformed = true;
+        bought_at = launched;
+        ours += k.c;
+        r.converted_epochs++;
+      }
+      ours += transformed ? k.t : k.a;
+      p.launched(transformed, transformed ? k.t : k.a);
+      ++launched;
+    }
+    p.epoch_end();
+    r.ours += ours;
+    r.native += launched * k.a;
+    r.opt += std::min(launched * k.a, k.c + launched * std::min(k.a, k.t));
+  }
+  return r;
+}
+
+double slack(const Costs& k, const ConversionPolicy::Params& p) {
+  return (p.max_backoff + 2) * k.c + std::max(0.0, k.t - k.a);
+}
+
+TEST(Policy, NeverSlowerThanNativePlusBoundOnRandomSequences) {
+  std::mt19937 g(7);
+  ConversionPolicy::Params params;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::uniform_real_distribution<double> u(0.1, 10);
+    Costs k{u(g), u(g), u(g) * 5};
+    std::uniform_int_distribution<int> len(0, 40);
+    std::vector<int> lengths(60);
+    for (int& l : lengths) l = len(g);
+    ConversionPolicy p(params);
+    Totals r = play(p, k, 60, [&](int e, int n, int) { return n < lengths[e]; });
+    EXPECT_LE(r.ours, r.native + slack(k, params) + 1e-9)
+        << "a=" << k.a << " t=" << k.t << " C=" << k.c << " trial " << trial;
+  }
+}
+
+TEST(Policy, AdversaryEndingEveryEpochRightAfterTheConversion) {
+  // The worst case of rent-or-buy: every epoch ends one launch after the rule converts.
+  ConversionPolicy::Params params;
+  for (const Costs& k : {Costs{1, 0.2, 3}, Costs{1, 0.9, 0.5}, Costs{5, 1, 40}, Costs{1, 0.5, 1}}) {
+    ConversionPolicy p(params);
+    Totals r =
+        play(p, k, 10000, [](int, int n, int bought) { return bought < 0 ? n < 60 : n <= bought; });
+    EXPECT_LE(r.ours, r.native + slack(k, params) + 1e-9) << k.a << " " << k.t << " " << k.c;
+    EXPECT_LE(r.ours, 1.05 * r.native) << "long runs stay within 5% of native";
+  }
+}
+
+TEST(Policy, CompetitiveWithTheBestChoiceOfEachEpoch) {
+  // After the verdict, an epoch costs at most (1 + beta) times the best choice for it in
+  // hindsight (beta at the epoch's start): twice, as long as no epoch lost (ski rental).
+  std::mt19937 g(11);
+  for (const Costs& k : {Costs{1, 0.2, 3}, Costs{2, 1, 10}, Costs{1, 0.3, 0.5}, Costs{1, 0.9, 4}}) {
+    ConversionPolicy p;
+    play(p, k, 1, [](int, int n, int) { return n < 100; });  // exploration
+    ASSERT_EQ(p.verdict(), ConversionPolicy::Verdict::Pays);
+    std::uniform_int_distribution<int> len(1, 80);
+    for (int e = 0; e < 300 && p.verdict() == ConversionPolicy::Verdict::Pays; ++e) {
+      const double beta = p.beta();
+      const int l = e < 20 ? 200 + e : len(g);  // long epochs first, then anything
+      Totals r = play(p, k, 1, [&](int, int n, int) { return n < l; });
+      EXPECT_LE(r.ours, (1 + beta) * r.opt + 1e-9) << "length " << l << " C=" << k.c;
+      if (e < 20) {
+        EXPECT_EQ(beta, 1.0) << "long epochs never raise beta; C=" << k.c << " e=" << e;
+      }
+    }
+  }
+}
+
+TEST(Policy, ConvergesToTheBestChoiceOnLongRuns) {
+  Costs k{1, 0.25, 2};  // LBM-like: the conversion pays after about three launches
+  ConversionPolicy p;
+  Totals r = play(p, k, 1, [](int, int n, int) { return n < 1000; });
+  EXPECT_LE(r.ours, 1.01 * r.opt);
+  EXPECT_LT(r.ours, 0.3 * r.native);
+}
+
+TEST(Policy, SlowerTransformedKernelIsRevertedAndRemembered) {
+  Costs k{1, 4, 2};  // the MD-kernel case: rewritten 4x slower
+  ConversionPolicy p;
+  Totals r = play(p, k, 50, [](int, int n, int) { return n < 20; });
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Never);
+  EXPECT_EQ(r.converted_epochs, 1u);
+  EXPECT_LE(r.ours, r.native + k.c + (k.t - k.a) + 1e-9);
+  EXPECT_NE(p.reason().find("reverted to AoS"), std::string::npos) << p.reason();
+}
+
+TEST(Policy, HostTouchingEveryLaunchNeverConverts) {
+  // The stream-clustering case: the host rewrites the buffer before every launch.
+  Costs k{1, 0.5, 3};
+  ConversionPolicy p;
+  Totals r = play(p, k, 1000, [](int, int n, int) { return n < 1; });
+  EXPECT_EQ(r.converted_epochs, 0u);
+  EXPECT_EQ(r.ours, r.native);
+  EXPECT_NE(p.reason().find("too few to pay"), std::string::npos) << p.reason();
+}
+
+TEST(Policy, ExplorationWaitsForARoundTripOfKernelTime) {
+  Costs k{1, 0.2, 10};
+  ConversionPolicy p;
+  int converted_at = -1;
+  for (int i = 0; i < 30 && converted_at < 0; ++i) {
+    if (p.convert(k.c)) converted_at = i;
+    p.launched(false, k.a);
+  }
+  EXPECT_EQ(converted_at, 10);  // after 10 AoS launches (10 = C / a)
+}
+
+}  // namespace
