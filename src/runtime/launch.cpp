@@ -108,7 +108,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       }
       dims.push_back(*v);
     }
-    nd.n = record_count(dims, nd.rec);
+    std::string count_err;
+    const auto n = record_count(dims, nd.rec, &count_err);
+    if (!n) {
+      why = fmt::format("argument {}: {}", b.name, count_err);
+      return {};
+    }
+    nd.n = *n;
     nd.to = b.target;
     if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) nd.to = Layout::asta(ps.tile);
     for (const auto& o : out)

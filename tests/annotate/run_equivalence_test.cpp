@@ -214,7 +214,7 @@ TEST_P(RunFile, RewrittenKernelsComputeTheSame) {
         d.rec = &rit->second;
         std::vector<std::int64_t> dims;
         for (const auto& e : b->dims) dims.push_back(*e.eval(env));
-        d.n = dl::record_count(dims, d.rec);
+        d.n = dl::record_count(dims, d.rec).value();
         d.target = b->target;
         d.bytes.resize(d.n * d.rec->size());
         fill_record(d.bytes, *d.rec, d.n, gen);
