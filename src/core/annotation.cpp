@@ -47,6 +47,46 @@ std::string blank_comments(std::string_view s) {
   return o;
 }
 
+/// For each line (index 1 on), whether it begins inside a block comment or a line
+/// comment continued by a backslash: a `//DL:` there is commented out, no annotation.
+std::vector<bool> lines_in_comments(std::string_view s) {
+  std::vector<bool> out{false, false};
+  enum { Code, Block, LineComment, Literal } st = Code;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i], next = i + 1 < s.size() ? s[i + 1] : '\0';
+    if (c == '\n') {
+      const bool continued =
+          i > 0 && (s[i - 1] == '\\' || (s[i - 1] == '\r' && i > 1 && s[i - 2] == '\\'));
+      if ((st == LineComment && !continued) || st == Literal) st = Code;
+      out.push_back(st != Code);
+      continue;
+    }
+    switch (st) {
+      case Code:
+        if (c == '/' && next == '/')
+          st = LineComment, ++i;
+        else if (c == '/' && next == '*')
+          st = Block, ++i;
+        else if (c == '"' || c == '\'')
+          st = Literal, quote = c;
+        break;
+      case Block:
+        if (c == '*' && next == '/') st = Code, ++i;
+        break;
+      case Literal:
+        if (c == '\\' && next != '\n')
+          ++i;
+        else if (c == quote)
+          st = Code;
+        break;
+      case LineComment:
+        break;
+    }
+  }
+  return out;
+}
+
 struct KernelSig {
   std::string name;
   std::vector<std::string> params;
@@ -326,6 +366,7 @@ SourceAnnotations scan_annotations(std::string_view src) {
   SourceAnnotations out;
   const std::string blanked = blank_comments(src);
   const std::vector<KernelSig> sigs = find_kernels(blanked);
+  const std::vector<bool> commented = lines_in_comments(src);
 
   // Collect //DL: lines.
   struct Pending {
@@ -341,7 +382,8 @@ SourceAnnotations scan_annotations(std::string_view src) {
     if (end == std::string_view::npos) end = src.size();
     std::string_view line = src.substr(pos, end - pos);
     std::size_t lead = line.find_first_not_of(" \t");
-    if (lead != std::string_view::npos && line.compare(lead, 5, "//DL:") == 0) {
+    if (lead != std::string_view::npos && line.compare(lead, 5, "//DL:") == 0 &&
+        !commented[static_cast<std::size_t>(number)]) {
       std::string_view body = line.substr(lead + 5);
       int col0 = static_cast<int>(lead + 5) + 1;
       std::size_t w = body.find_first_not_of(" \t");

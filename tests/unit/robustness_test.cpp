@@ -251,3 +251,26 @@ TEST(Robustness, RecordsLargerThanTheLimitAreRefused) {
   EXPECT_THROW(dl::Record::make("big", {{"a", dl::Scalar::Char, 1, 0xFFFFFFFFu}}), dl::LayoutError);
   EXPECT_NO_THROW(dl::Record::make("ok", {{"a", dl::Scalar::Char, 1, 1u << 16}}));
 }
+
+// Found by dl_fuzz_annotate: a //DL: line inside a block comment was read as an
+// annotation, so dl-annotate rewrote a kernel Clang saw no annotation for and put its
+// helpers inside the comment; the output's annotations no longer scanned.
+TEST(Robustness, CommentedOutAnnotationsAreNotRead) {
+  const char* fuzz_input =
+      "typedef struct{int k}kv;\n#ifdef A/*\n//DL:AoS:a[(0)]\nkernel*/(\n#else\n"
+      "kernel void k(global kv*a){}\n#endif";
+  auto s = dl::scan_annotations(fuzz_input);
+  EXPECT_TRUE(s.kernels.empty());
+  EXPECT_TRUE(s.diagnostics.empty());
+  s = dl::scan_annotations(
+      "/*\n//DL: AoS: f[n]\n*/\n// a comment \\\n//DL: AoS: f[n]\n"
+      "__kernel void k(__global float* f, int n) {}\n");
+  EXPECT_TRUE(s.kernels.empty());
+  EXPECT_TRUE(s.diagnostics.empty());
+  // After the comment, and with comment markers inside strings, annotations count.
+  s = dl::scan_annotations(
+      "/* x */ const char* t = \"/*\";\n//DL: AoS: f[n]\n"
+      "__kernel void k(__global float* f, int n) {}\n");
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(s.kernels[0].buffers.size(), 1u);
+}
