@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
+          clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-rt-14-dev
           libspdlog-dev libgtest-dev nlohmann-json3-dev)
 
 install_deps() {

@@ -421,7 +421,8 @@ class Consumer : public ASTConsumer {
         const std::size_t b = line_begin(l), e = line_end(l);
         const std::size_t c = src_.find_first_not_of(" \t", b);
         if (c == std::string::npos || c >= e || src_.compare(c, 2, "//") != 0 ||
-            src_.compare(c, 5, "//DL:") == 0)
+            src_.compare(c, 5, "//DL:") == 0 ||
+            std::string_view(src_).substr(c, e - c).find("*/") != std::string_view::npos)
           break;
         kernel_at = b;
       }

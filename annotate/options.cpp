@@ -3,6 +3,7 @@
 #include "options.hpp"
 
 #include <string_view>
+#include <utility>
 
 namespace dl::annotate {
 namespace {
@@ -46,13 +47,16 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
         return -1;
       }
       out = argv[++i];
-      return 1;
-    }
-    if (starts_with(arg, std::string(name) + "=")) {
+    } else if (starts_with(arg, std::string(name) + "=")) {
       out = std::string(arg.substr(name.size() + 1));
-      return 1;
+    } else {
+      return 0;
     }
-    return 0;
+    if (out.empty()) {
+      error = "option '" + std::string(name) + "' needs a value, not an empty one";
+      return -1;
+    }
+    return 1;
   };
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
@@ -67,7 +71,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
       return o;
     }
     if (a == "-o") {
-      if (i + 1 >= argc) return error = "option '-o' needs a file", std::nullopt;
+      if (i + 1 >= argc || !*argv[i + 1])
+        return error = "option '-o' needs a file name (or - for stdout)", std::nullopt;
       o.output = argv[++i];
       continue;
     }
@@ -114,7 +119,11 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
           if (parsed.kind != LayoutKind::ASTA || parsed.tile == 0) throw LayoutError("");
           o.force_layout = parsed;
         } catch (const LayoutError&) {
-          error = "unknown layout '" + v + "' (asta, asta(T) or da)";
+          if (starts_with(l, "ASTA(") && l.size() > 5 && l.back() == ')')
+            error = "bad tile width '" + l.substr(5, l.size() - 6) + "' in --layout=" + v +
+                    ": T is a whole number from 1 to " + std::to_string(kMaxTile);
+          else
+            error = "unknown layout '" + v + "' (asta, asta(T) or da)";
           return std::nullopt;
         }
       }
@@ -146,6 +155,17 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     error = "no input file";
     return std::nullopt;
   }
+  // Two outputs into one file would leave only the last one written.
+  const std::pair<const char*, const std::string*> outs[] = {
+      {"-o", &o.output}, {"--marshal-out", &o.marshal_output}, {"--report-out", &o.report_output}};
+  for (std::size_t x = 0; x < 3; ++x)
+    for (std::size_t y = x + 1; y < 3; ++y)
+      if (!outs[x].second->empty() && *outs[x].second != "-" &&
+          *outs[x].second == *outs[y].second) {
+        error = std::string(outs[x].first) + " and " + outs[y].first + " name the same file '" +
+                *outs[x].second + "'";
+        return std::nullopt;
+      }
   return o;
 }
 

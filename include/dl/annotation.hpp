@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -16,8 +17,14 @@
 
 namespace dl {
 
+/// Limits that keep the parsers' work bounded whatever the input (docs/annotation.md).
+inline constexpr std::size_t kMaxExprLength = 4096;         // characters of one expression
+inline constexpr int kMaxExprDepth = 256;                   // nesting: ( ), signs, operators
+inline constexpr std::size_t kMaxAnnotationLine = 1 << 16;  // characters of one //DL: line
+
 /// A dimension expression: global_size(d), local_size(d), num_groups(d), integer
-/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses.
+/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses. Arithmetic
+/// is on 64-bit signed integers and checked: an overflow is an error, never a wrap.
 class Expr {
  public:
   struct Env {
@@ -36,14 +43,18 @@ class Expr {
   Expr& operator=(Expr&&) noexcept;
 
   /// Parses `text`. On error returns nullopt and sets `error` (with `error_pos`, the
-  /// 0-based column in `text`).
+  /// 0-based column in `text`). Errors: syntax, an expression longer than
+  /// kMaxExprLength or nested deeper than kMaxExprDepth, and constant parts that
+  /// overflow or divide by zero (`9223372036854775807 * 2`, `n / (2 - 2)`).
   static std::optional<Expr> parse(std::string_view text, std::string* error = nullptr,
                                    std::size_t* error_pos = nullptr);
-  /// Evaluates; on failure (unknown name, division by zero, local_size not given)
-  /// returns nullopt and says why in `error`.
+  /// Evaluates; on failure (unknown name, division by zero, overflow, local_size not
+  /// given) returns nullopt and says why in `error`.
   std::optional<std::int64_t> eval(const Env& env, std::string* error = nullptr) const;
   /// Names of scalar arguments the expression reads.
   std::vector<std::string> names() const;
+  /// True when the expression reads no scalar argument and no work size (a constant).
+  bool is_constant() const;
   const std::string& text() const { return text_; }
   /// The expression in OpenCL C (get_global_size(0) ...), for generated kernels.
   std::string to_cl() const;
@@ -112,8 +123,10 @@ SourceAnnotations scan_annotations(std::string_view source);
 
 /// Number of records a buffer holds for evaluated dims: the product of all dims, except
 /// that for a flat record (one array field of S scalars) whose last dim equals S the
-/// last dim is the record itself.
-std::uint64_t record_count(const std::vector<std::int64_t>& dims, const Record* rec);
+/// last dim is the record itself. nullopt (and why, in `error`) for a negative dim, or
+/// when the product, or its size in bytes with `rec`, does not fit in 64 bits.
+std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims, const Record* rec,
+                                          std::string* error = nullptr);
 
 /// Formats one buffer clause back to text (`f[global_size(0)] -> ASTA AOS2ASTA_foo`).
 std::string format_clause(const BufferAnnotation& b);

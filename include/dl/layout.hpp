@@ -128,6 +128,12 @@ class Record {
 
 enum class LayoutKind : std::uint8_t { AoS, DA, ASTA };
 
+/// Largest ASTA tile width T that Layout::parse (annotations, --layout) and DL_TILE take.
+inline constexpr std::uint32_t kMaxTile = 1u << 20;
+/// Largest record size in bytes (Record::make, from_layout, parse): a bound on the slots
+/// a record is cut into, whatever a description says.
+inline constexpr std::size_t kMaxRecordSize = std::size_t{1} << 20;
+
 struct Layout {
   LayoutKind kind = LayoutKind::AoS;
   std::uint32_t tile = 1;  // T, meaningful for ASTA
@@ -143,8 +149,9 @@ struct Layout {
     const std::size_t a = width(n), b = o.width(n), cap = n ? n : 1;
     return (a < cap ? a : cap) == (b < cap ? b : cap);
   }
-  std::string str() const;                     // "AoS", "DA", "ASTA(32)"
-  static Layout parse(std::string_view text);  // inverse of str(); throws LayoutError
+  std::string str() const;  // "AoS", "DA", "ASTA(32)"
+  static Layout parse(
+      std::string_view text);  // inverse of str(); T in [1, kMaxTile]; throws LayoutError
 
   bool operator==(const Layout& o) const {
     return kind == o.kind && (kind != LayoutKind::ASTA || tile == o.tile);

@@ -2,7 +2,10 @@
 #include "dl/annotation.hpp"
 
 #include <cctype>
+#include <limits>
 #include <set>
+
+#include "text.hpp"
 
 namespace dl {
 namespace {
@@ -66,6 +69,46 @@ std::vector<std::pair<std::size_t, std::size_t>> blank_directives(std::string& b
       out.emplace_back(first, end);
     }
     pos = end + 1;
+  }
+  return out;
+}
+
+/// For each line (index 1 on), whether it begins inside a block comment or a line
+/// comment continued by a backslash: a `//DL:` there is commented out, no annotation.
+std::vector<bool> lines_in_comments(std::string_view s) {
+  std::vector<bool> out{false, false};
+  enum { Code, Block, LineComment, Literal } st = Code;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i], next = i + 1 < s.size() ? s[i + 1] : '\0';
+    if (c == '\n') {
+      const bool continued =
+          i > 0 && (s[i - 1] == '\\' || (s[i - 1] == '\r' && i > 1 && s[i - 2] == '\\'));
+      if ((st == LineComment && !continued) || st == Literal) st = Code;
+      out.push_back(st != Code);
+      continue;
+    }
+    switch (st) {
+      case Code:
+        if (c == '/' && next == '/')
+          st = LineComment, ++i;
+        else if (c == '/' && next == '*')
+          st = Block, ++i;
+        else if (c == '"' || c == '\'')
+          st = Literal, quote = c;
+        break;
+      case Block:
+        if (c == '*' && next == '/') st = Code, ++i;
+        break;
+      case Literal:
+        if (c == '\\' && next != '\n')
+          ++i;
+        else if (c == quote)
+          st = Code;
+        break;
+      case LineComment:
+        break;
+    }
   }
   return out;
 }
@@ -173,9 +216,10 @@ class ClauseParser {
     while (true) {
       skip();
       if (i_ >= t_.size()) return true;
-      if (!word("AoS") && !word("aos")) return error("expected 'AoS:' (the layout the host keeps)");
+      if (!word("AoS") && !word("aos"))
+        return error("expected 'AoS:' (the layout the host keeps), found " + found());
       skip();
-      if (!eat(':')) return error("expected ':' after 'AoS'");
+      if (!eat(':')) return error("expected ':' after 'AoS', found " + found());
       while (true) {
         BufferAnnotation b;
         if (!buffer(b)) return false;
@@ -186,7 +230,7 @@ class ClauseParser {
       }
       skip();
       if (i_ >= t_.size()) return true;
-      if (!eat(';')) return error("expected ',' or ';' between buffers");
+      if (!eat(';')) return error("expected ',' or ';' between buffers, found " + found());
     }
   }
 
@@ -197,17 +241,18 @@ class ClauseParser {
     b.column = col();
     b.line = line_;
     std::string name = ident();
-    if (name.empty()) return error("expected a buffer (parameter) name");
+    if (name.empty()) return error("expected a buffer (parameter) name, found " + found());
     b.name = name;
     skip();
     if (eat(':')) {
       skip();
       b.record = ident();
-      if (b.record.empty()) return error("expected a record name after ':'");
+      if (b.record.empty()) return error("expected a record name after ':', found " + found());
       skip();
     }
     if (i_ >= t_.size() || t_[i_] != '[')
-      return error("expected '[' with the dimension of '" + name + "'");
+      return error("expected '[' with the dimension of '" + name + "', found " + found());
+    std::uint64_t constant_product = 1;  // of the constant dimensions: must fit in 64 bits
     while (i_ < t_.size() && t_[i_] == '[') {
       std::size_t start = ++i_;
       int depth = 1;
@@ -229,6 +274,19 @@ class ClauseParser {
         i_ = start + pos;
         return error("bad dimension expression: " + err);
       }
+      if (e->is_constant()) {
+        const std::int64_t v = e->eval({}).value_or(0);  // folded, so it evaluates
+        const std::size_t close = i_;
+        i_ = start;
+        if (v < 0)
+          return error("dimension '" + e->text() + "' of '" + name + "' is negative (" +
+                       std::to_string(v) + ")");
+        if (__builtin_mul_overflow(constant_product, static_cast<std::uint64_t>(v),
+                                   &constant_product))
+          return error("the dimensions of '" + name + "' multiply past 64 bits at '" + e->text() +
+                       "': no buffer holds that many records");
+        i_ = close;
+      }
       b.dims.push_back(std::move(*e));
       ++i_;
       skip();
@@ -236,19 +294,7 @@ class ClauseParser {
     if (t_.compare(i_, 2, "->") == 0) {
       i_ += 2;
       skip();
-      std::size_t s = i_;
-      while (i_ < t_.size() && (is_ident(t_[i_]) || t_[i_] == '(' || t_[i_] == ')')) ++i_;
-      std::string lay(t_.substr(s, i_ - s));
-      if (lay == "ASTA" || lay == "asta")
-        b.target = Layout::asta(0);
-      else {
-        try {
-          b.target = Layout::parse(lay);
-        } catch (const LayoutError&) {
-          i_ = s;
-          return error("unknown target layout '" + lay + "' (expected ASTA, ASTA(T), DA or AoS)");
-        }
-      }
+      if (!target(b.target)) return false;
       skip();
     }
     std::size_t save = i_;
@@ -269,6 +315,41 @@ class ClauseParser {
     }
     return true;
   }
+  /// The target after `->`: ASTA, ASTA(T), DA or AoS.
+  bool target(Layout& out) {
+    const std::size_t s = i_;
+    while (i_ < t_.size() && is_ident(t_[i_])) ++i_;
+    const std::string kind(t_.substr(s, i_ - s));
+    if (kind.empty()) return error("expected a target layout after '->', found " + found());
+    if (i_ < t_.size() && t_[i_] == '(') {
+      const std::size_t close = t_.find(')', i_);
+      if (close == std::string_view::npos) return error("missing ')' after '" + kind + "('");
+      const std::string tile(t_.substr(i_ + 1, close - i_ - 1));
+      i_ = close + 1;
+      if (kind == "ASTA" || kind == "asta") {
+        try {
+          out = Layout::parse(t_.substr(s, i_ - s));
+          return true;
+        } catch (const LayoutError&) {
+          i_ = s;
+          return error("bad tile width '" + tile + "' in '" +
+                       std::string(t_.substr(s, close + 1 - s)) +
+                       "': T is a whole number from 1 to " + std::to_string(kMaxTile));
+        }
+      }
+    }
+    const std::string lay(t_.substr(s, i_ - s));
+    if (lay == "ASTA" || lay == "asta") return out = Layout::asta(0), true;
+    try {
+      out = Layout::parse(lay);
+      return true;
+    } catch (const LayoutError&) {
+      i_ = s;
+      return error("unknown target layout '" + lay + "' (expected ASTA, ASTA(T), DA or AoS)");
+    }
+  }
+  /// The character at the cursor, for "expected X, found Y" messages.
+  std::string found() const { return detail::describe_char(t_, i_, "the end of the line"); }
   void skip() {
     while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_]))) ++i_;
   }
@@ -326,6 +407,7 @@ SourceAnnotations scan_annotations(std::string_view src) {
   std::string blanked = blank_comments(src);
   const auto directives = blank_directives(blanked);
   const std::vector<KernelSig> sigs = find_kernels(blanked, directives);
+  const std::vector<bool> commented = lines_in_comments(src);
 
   // Collect //DL: lines.
   struct Pending {
@@ -341,12 +423,20 @@ SourceAnnotations scan_annotations(std::string_view src) {
     if (end == std::string_view::npos) end = src.size();
     std::string_view line = src.substr(pos, end - pos);
     std::size_t lead = line.find_first_not_of(" \t");
-    if (lead != std::string_view::npos && line.compare(lead, 5, "//DL:") == 0) {
+    if (lead != std::string_view::npos && line.compare(lead, 5, "//DL:") == 0 &&
+        !commented[static_cast<std::size_t>(number)]) {
       std::string_view body = line.substr(lead + 5);
       int col0 = static_cast<int>(lead + 5) + 1;
       std::size_t w = body.find_first_not_of(" \t");
-      if (w != std::string_view::npos && body.compare(w, 6, "record") == 0 &&
-          (w + 6 == body.size() || body[w + 6] == ' ' || body[w + 6] == '\t')) {
+      const bool record = w != std::string_view::npos && body.compare(w, 6, "record") == 0 &&
+                          (w + 6 == body.size() || body[w + 6] == ' ' || body[w + 6] == '\t');
+      if (line.size() > kMaxAnnotationLine) {
+        out.diagnostics.push_back({number, static_cast<int>(lead) + 1, true,
+                                   "//DL: line is " + std::to_string(line.size()) +
+                                       " characters long; the limit is " +
+                                       std::to_string(kMaxAnnotationLine)});
+        if (!record) pending.push_back({number, pos, {}, true});  // its kernel runs untransformed
+      } else if (record) {
         try {
           Record r = Record::parse(body.substr(w + 6));
           out.records[r.name()] = r;
@@ -419,16 +509,28 @@ SourceAnnotations scan_annotations(std::string_view src) {
   return out;
 }
 
-std::uint64_t record_count(const std::vector<std::int64_t>& dims, const Record* rec) {
+std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims, const Record* rec,
+                                          std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<std::uint64_t> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
   std::uint64_t n = 1;
   std::size_t used = dims.size();
   if (rec && dims.size() >= 2 && rec->fields().size() == 1 && rec->fields()[0].vector_width == 1 &&
       dims.back() == static_cast<std::int64_t>(rec->fields()[0].count))
     --used;
+  std::string product;
   for (std::size_t i = 0; i < used; ++i) {
-    if (dims[i] < 0) return 0;
-    n *= static_cast<std::uint64_t>(dims[i]);
+    if (dims[i] < 0) return fail("dimension " + std::to_string(dims[i]) + " is negative");
+    product += (i ? " * " : "") + std::to_string(dims[i]);
+    if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(dims[i]), &n))
+      return fail("the record count " + product + " exceeds 64 bits");
   }
+  std::uint64_t bytes = 0;
+  if (rec && __builtin_mul_overflow(n, static_cast<std::uint64_t>(rec->size()), &bytes))
+    return fail("the buffer size " + std::to_string(n) + " records * " +
+                std::to_string(rec->size()) + " bytes exceeds 64 bits");
   return n;
 }
 

@@ -1,10 +1,14 @@
 // Dimension expressions of //DL: annotations: a small recursive-descent parser and
-// an evaluator over 64-bit integers.
+// an evaluator over 64-bit integers. Recursion is bounded (kMaxExprLength,
+// kMaxExprDepth) and all arithmetic is checked, so no input overflows the stack or
+// wraps a value.
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <limits>
 
 #include "dl/annotation.hpp"
+#include "text.hpp"
 
 namespace dl {
 
@@ -13,20 +17,86 @@ struct Expr::Node {
   std::int64_t value = 0;  // Num; dimension for Builtin
   std::string name;        // Name; builtin name for Builtin
   std::shared_ptr<const Node> a, b;
+  std::size_t begin = 0, end = 0;  // the node's text in the expression
+  int depth = 1;                   // levels of the tree below and including this node
+  bool constant = false;           // reads no name and no work size: `folded` is its value
+  std::int64_t folded = 0;
 };
 
 namespace {
 
 using NodeP = std::shared_ptr<const Expr::Node>;
+using MNode = std::shared_ptr<Expr::Node>;  // while parsing
+
+const char* op_text(Expr::Node::Kind k) {
+  switch (k) {
+    case Expr::Node::Add:
+      return "+";
+    case Expr::Node::Sub:
+      return "-";
+    case Expr::Node::Mul:
+      return "*";
+    case Expr::Node::Div:
+      return "/";
+    case Expr::Node::Mod:
+      return "%";
+    default:
+      return "?";
+  }
+}
+
+/// One checked operation: false (and why, in `err`) on overflow or division by zero.
+bool apply(Expr::Node::Kind k, std::int64_t a, std::int64_t b, std::int64_t& out,
+           std::string& err) {
+  bool overflow = false;
+  switch (k) {
+    case Expr::Node::Neg:
+      overflow = __builtin_sub_overflow(std::int64_t{0}, a, &out);
+      if (overflow) err = "overflow (-(" + std::to_string(a) + ") exceeds 64 bits)";
+      return !overflow;
+    case Expr::Node::Add:
+      overflow = __builtin_add_overflow(a, b, &out);
+      break;
+    case Expr::Node::Sub:
+      overflow = __builtin_sub_overflow(a, b, &out);
+      break;
+    case Expr::Node::Mul:
+      overflow = __builtin_mul_overflow(a, b, &out);
+      break;
+    case Expr::Node::Div:
+    case Expr::Node::Mod:
+      if (b == 0) {
+        err = "division by zero";
+        return false;
+      }
+      // The one quotient that does not fit: INT64_MIN / -1 (and its remainder).
+      overflow = a == std::numeric_limits<std::int64_t>::min() && b == -1;
+      if (!overflow) out = k == Expr::Node::Div ? a / b : a % b;
+      break;
+    default:
+      err = "not an operator";
+      return false;
+  }
+  if (overflow)
+    err = "overflow (" + std::to_string(a) + " " + op_text(k) + " " + std::to_string(b) +
+          " exceeds 64 bits)";
+  return !overflow;
+}
 
 class Parser {
  public:
   explicit Parser(std::string_view t) : t_(t) {}
 
-  NodeP parse_all() {
-    NodeP n = sum();
+  MNode parse_all() {
+    if (t_.size() > kMaxExprLength) {
+      i_ = kMaxExprLength;
+      fail("expression is " + std::to_string(t_.size()) + " characters long; the limit is " +
+           std::to_string(kMaxExprLength));
+      return nullptr;
+    }
+    MNode n = sum();
     skip();
-    if (ok() && i_ != t_.size()) fail("unexpected '" + std::string(1, t_[i_]) + "'");
+    if (ok() && i_ != t_.size()) fail("unexpected " + detail::describe_char(t_, i_));
     return ok() ? n : nullptr;
   }
   bool ok() const { return err_.empty(); }
@@ -34,76 +104,142 @@ class Parser {
   std::size_t pos() const { return err_pos_; }
 
  private:
+  /// One more level of parser recursion (a parenthesis or a sign) while it lives.
+  class Level {
+   public:
+    explicit Level(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxExprDepth) p_.too_deep(p_.i_);
+    }
+    ~Level() { --p_.nesting_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
   void skip() {
     while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_]))) ++i_;
   }
-  void fail(std::string m) {
-    if (err_.empty()) err_ = std::move(m), err_pos_ = i_;
+  void fail(std::string m) { fail_at(i_, std::move(m)); }
+  void fail_at(std::size_t at, std::string m) {
+    if (err_.empty()) err_ = std::move(m), err_pos_ = at;
+  }
+  void too_deep(std::size_t at) {
+    fail_at(at, "expression is nested more than " + std::to_string(kMaxExprDepth) +
+                    " levels deep (parentheses, signs and operators each add one)");
   }
   bool eat(char c) {
     skip();
     if (i_ < t_.size() && t_[i_] == c) return ++i_, true;
     return false;
   }
-  static NodeP make(Expr::Node::Kind k, NodeP a, NodeP b) {
+  std::string span(const Expr::Node& n) const {
+    return std::string(t_.substr(n.begin, n.end - n.begin));
+  }
+  /// An operator node over `a` (and `b`), constant-folded with checked arithmetic.
+  MNode make(Expr::Node::Kind k, std::size_t begin, MNode a, MNode b) {
+    if (!ok() || !a || (k != Expr::Node::Neg && !b)) {
+      fail("expression ends too early");
+      return nullptr;
+    }
     auto n = std::make_shared<Expr::Node>();
     n->kind = k;
+    n->begin = begin;
+    n->end = (b ? b : a)->end;
+    n->depth = 1 + std::max(a->depth, b ? b->depth : 0);
+    if (n->depth > kMaxExprDepth) {
+      too_deep(begin);
+      return nullptr;
+    }
+    std::string err;
+    if ((k == Expr::Node::Div || k == Expr::Node::Mod) && b->constant && b->folded == 0) {
+      fail_at(n->begin, "division by zero in '" + span(*n) + "'");
+      return nullptr;
+    }
+    n->constant = a->constant && (!b || b->constant);
+    if (n->constant && !apply(k, a->folded, b ? b->folded : 0, n->folded, err)) {
+      fail_at(n->begin, err + " in '" + span(*n) + "'");
+      return nullptr;
+    }
     n->a = std::move(a);
     n->b = std::move(b);
     return n;
   }
-  NodeP sum() {
-    NodeP l = product();
+  MNode sum() {
+    Level level(*this);
+    if (!ok()) return nullptr;
+    skip();
+    const std::size_t begin = i_;
+    MNode l = product();
     while (ok()) {
       if (eat('+'))
-        l = make(Expr::Node::Add, l, product());
+        l = make(Expr::Node::Add, begin, l, product());
       else if (eat('-'))
-        l = make(Expr::Node::Sub, l, product());
+        l = make(Expr::Node::Sub, begin, l, product());
       else
         break;
     }
     return l;
   }
-  NodeP product() {
-    NodeP l = unary();
+  MNode product() {
+    skip();
+    const std::size_t begin = i_;
+    MNode l = unary();
     while (ok()) {
       if (eat('*'))
-        l = make(Expr::Node::Mul, l, unary());
+        l = make(Expr::Node::Mul, begin, l, unary());
       else if (eat('/'))
-        l = make(Expr::Node::Div, l, unary());
+        l = make(Expr::Node::Div, begin, l, unary());
       else if (eat('%'))
-        l = make(Expr::Node::Mod, l, unary());
+        l = make(Expr::Node::Mod, begin, l, unary());
       else
         break;
     }
     return l;
   }
-  NodeP unary() {
-    if (eat('-')) return make(Expr::Node::Neg, unary(), nullptr);
-    if (eat('+')) return unary();
+  MNode unary() {
+    skip();
+    const std::size_t begin = i_;
+    if (eat('-')) {
+      Level level(*this);
+      if (!ok()) return nullptr;
+      return make(Expr::Node::Neg, begin, unary(), nullptr);
+    }
+    if (eat('+')) {
+      Level level(*this);
+      if (!ok()) return nullptr;
+      return unary();
+    }
     return primary();
   }
-  NodeP primary() {
+  MNode primary() {
     skip();
     if (!ok()) return nullptr;
     if (i_ >= t_.size()) {
       fail("expression ends too early");
       return nullptr;
     }
+    const std::size_t begin = i_;
     if (eat('(')) {
-      NodeP n = sum();
-      if (!eat(')')) fail("expected ')'");
+      MNode n = sum();
+      if (!ok()) return nullptr;
+      if (!eat(')')) {
+        fail("expected ')', found " + detail::describe_char(t_, i_));
+        return nullptr;
+      }
+      n->begin = begin;  // the parentheses belong to the operand's text
+      n->end = i_;
       return n;
     }
     char c = t_[i_];
     if (std::isdigit(static_cast<unsigned char>(c))) {
-      std::size_t s = i_;
       std::uint64_t v = 0;
       while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_]))) {
         std::uint64_t d = static_cast<std::uint64_t>(t_[i_] - '0');
         if (v > (static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) - d) / 10) {
-          i_ = s;
-          fail("integer literal too large");
+          i_ = begin;
+          fail("integer literal too large (the largest is 9223372036854775807)");
           return nullptr;
         }
         v = v * 10 + d;
@@ -113,42 +249,55 @@ class Parser {
       auto n = std::make_shared<Expr::Node>();
       n->kind = Expr::Node::Num;
       n->value = static_cast<std::int64_t>(v);
+      n->begin = begin;
+      n->end = i_;
+      n->constant = true;
+      n->folded = n->value;
       return n;
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t s = i_;
       while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
         ++i_;
-      std::string id(t_.substr(s, i_ - s));
-      auto n = std::make_shared<Expr::Node>();
+      std::string id(t_.substr(begin, i_ - begin));
       if (id == "global_size" || id == "local_size" || id == "num_groups" ||
           id == "get_global_size" || id == "get_local_size" || id == "get_num_groups") {
         if (id.rfind("get_", 0) == 0) id = id.substr(4);
         if (!eat('(')) {
-          fail("expected '(' after " + id);
+          fail("expected '(' after " + id + ", found " + detail::describe_char(t_, i_));
           return nullptr;
         }
         skip();
         if (i_ >= t_.size() || t_[i_] < '0' || t_[i_] > '2') {
-          fail(id + "() takes a dimension 0, 1 or 2");
+          fail(id + "() takes a dimension 0, 1 or 2, found " + detail::describe_char(t_, i_));
           return nullptr;
         }
+        const std::int64_t d = t_[i_++] - '0';
+        if (!eat(')')) {
+          fail("expected ')', found " + detail::describe_char(t_, i_));
+          return nullptr;
+        }
+        auto n = std::make_shared<Expr::Node>();
         n->kind = Expr::Node::Builtin;
         n->name = id;
-        n->value = t_[i_++] - '0';
-        if (!eat(')')) fail("expected ')'");
+        n->value = d;
+        n->begin = begin;
+        n->end = i_;
         return n;
       }
+      auto n = std::make_shared<Expr::Node>();
       n->kind = Expr::Node::Name;
-      n->name = id;
+      n->name = std::move(id);
+      n->begin = begin;
+      n->end = i_;
       return n;
     }
-    fail("unexpected '" + std::string(1, c) + "'");
+    fail("unexpected " + detail::describe_char(t_, i_));
     return nullptr;
   }
 
   std::string_view t_;
   std::size_t i_ = 0;
+  int nesting_ = 0;
   std::string err_;
   std::size_t err_pos_ = 0;
 };
@@ -170,49 +319,34 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
       return true;
     }
     case Expr::Node::Builtin: {
-      auto d = static_cast<std::size_t>(n.value);
+      const auto d = static_cast<std::size_t>(n.value);
+      std::uint64_t v = 0;
       if (n.name == "global_size")
-        out = static_cast<std::int64_t>(env.global_size[d]);
+        v = env.global_size[d];
       else if (n.name == "num_groups")
-        out = static_cast<std::int64_t>(env.num_groups[d]);
+        v = env.num_groups[d];
       else {
         if (env.local_size[d] == 0) {
           err = "local_size(" + std::to_string(d) + ") is not known: the launch gave no local size";
           return false;
         }
-        out = static_cast<std::int64_t>(env.local_size[d]);
+        v = env.local_size[d];
       }
+      if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        err = "overflow (" + n.name + "(" + std::to_string(d) + ") = " + std::to_string(v) +
+              " exceeds 64-bit signed integers)";
+        return false;
+      }
+      out = static_cast<std::int64_t>(v);
       return true;
     }
     case Expr::Node::Neg:
-      if (!eval_node(*n.a, env, a, err)) return false;
-      out = -a;
-      return true;
+      return eval_node(*n.a, env, a, err) && apply(n.kind, a, 0, out, err);
     default:
       break;
   }
-  if (!eval_node(*n.a, env, a, err) || !eval_node(*n.b, env, b, err)) return false;
-  switch (n.kind) {
-    case Expr::Node::Add:
-      out = a + b;
-      return true;
-    case Expr::Node::Sub:
-      out = a - b;
-      return true;
-    case Expr::Node::Mul:
-      out = a * b;
-      return true;
-    case Expr::Node::Div:
-    case Expr::Node::Mod:
-      if (b == 0) {
-        err = "division by zero";
-        return false;
-      }
-      out = n.kind == Expr::Node::Div ? a / b : a % b;
-      return true;
-    default:
-      return false;
-  }
+  return eval_node(*n.a, env, a, err) && eval_node(*n.b, env, b, err) &&
+         apply(n.kind, a, b, out, err);
 }
 
 void collect_names(const Expr::Node& n, std::vector<std::string>& out) {
@@ -277,6 +411,10 @@ std::optional<std::int64_t> Expr::eval(const Env& env, std::string* error) const
     return std::nullopt;
   }
   return v;
+}
+
+bool Expr::is_constant() const {
+  return root_ && root_->constant;
 }
 
 std::vector<std::string> Expr::names() const {

@@ -2,6 +2,8 @@
 #include "dl/layout.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstring>
 #include <sstream>
 
@@ -63,6 +65,28 @@ std::size_t round_up(std::size_t v, std::size_t a) {
   return (v + a - 1) / a * a;
 }
 
+/// A whole decimal number, digits only (no sign, no blanks), that fits in `out`.
+template <class T>
+bool parse_number(std::string_view text, T& out) {
+  if (text.empty() || text.size() > 20) return false;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, out, 10);
+  return r.ec == std::errc() && r.ptr == end;
+}
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+void check_size(const std::string& name, std::size_t bytes) {
+  if (bytes > kMaxRecordSize)
+    throw LayoutError("record '" + name + "' is larger than " + std::to_string(kMaxRecordSize) +
+                      " bytes");
+}
+
 }  // namespace
 
 std::size_t scalar_size(Scalar s) {
@@ -104,19 +128,23 @@ Record Record::make(std::string name, const std::vector<FieldSpec>& specs, bool 
     out.vector_width = f.vector_width;
     out.count = f.count;
     out.elem_size = scalar_size(f.type) * vector_storage(f.vector_width);
+    if (f.count > kMaxRecordSize / out.elem_size) check_size(r.name_, kMaxRecordSize + 1);
     std::size_t a = f.align ? f.align : out.elem_size;
     if (!is_pow2(a))
       throw LayoutError("field '" + f.name + "': alignment " + std::to_string(a) +
                         " is not a power of two");
     if (packed && !f.align) a = 1;
     out.align = a;
+    if (a > kMaxRecordSize) check_size(r.name_, a);
     off = round_up(off, a);
     out.offset = off;
     off += out.elem_size * f.count;
+    check_size(r.name_, off);
     rec_align = std::max(rec_align, a);
     r.fields_.push_back(out);
   }
   if (align) rec_align = std::max(rec_align, align);
+  if (rec_align > kMaxRecordSize) check_size(r.name_, rec_align);
   r.align_ = rec_align;
   r.size_ = round_up(off, rec_align);
   r.finish();
@@ -126,7 +154,10 @@ Record Record::make(std::string name, const std::vector<FieldSpec>& specs, bool 
 Record Record::from_layout(std::string name, std::vector<Field> fields, std::size_t size,
                            std::size_t align) {
   if (fields.empty()) throw LayoutError("record '" + name + "' has no fields");
-  if (!is_pow2(align)) throw LayoutError("record '" + name + "': bad alignment");
+  if (!is_pow2(align))
+    throw LayoutError("record '" + name + "': alignment " + std::to_string(align) +
+                      " is not a power of two");
+  check_size(name, size);
   std::sort(fields.begin(), fields.end(),
             [](const Field& a, const Field& b) { return a.offset < b.offset; });
   std::size_t end = 0;
@@ -137,6 +168,10 @@ Record Record::from_layout(std::string name, std::vector<Field> fields, std::siz
     if (f.align == 0) f.align = f.elem_size;
     if (f.offset < end)
       throw LayoutError("record '" + name + "': field '" + f.name + "' overlaps the previous one");
+    // Sizes are at most kMaxRecordSize here, so the sums below cannot wrap.
+    if (f.offset > size || f.count > size / f.elem_size || f.offset + f.elem_size * f.count > size)
+      throw LayoutError("record '" + name + "': field '" + f.name + "' ends past its size " +
+                        std::to_string(size));
     end = f.offset + f.elem_size * f.count;
   }
   if (end > size)
@@ -207,42 +242,53 @@ std::string Record::describe() const {
 }
 
 Record Record::parse(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  std::string name;
+  // Tokens separated by blanks; every number is digits only and range-checked.
+  std::vector<std::string_view> tok;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const std::size_t b = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > b) tok.push_back(text.substr(b, i - b));
+  }
   std::size_t size = 0, align = 0;
-  if (!(in >> name >> size >> align))
+  if (tok.size() < 3 || !parse_number(tok[1], size) || !parse_number(tok[2], align))
     throw LayoutError("record description '" + std::string(text) +
                       "': expected 'name size align field...'");
+  const std::string name(tok[0]);
+  if (!is_identifier(name)) throw LayoutError("record name '" + name + "' is not an identifier");
+  check_size(name, size);
   std::vector<Field> fields;
-  std::string tok;
-  while (in >> tok) {
-    auto colon = tok.find(':');
-    auto at = tok.rfind('@');
-    if (colon == std::string::npos || at == std::string::npos || at < colon)
-      throw LayoutError("record field '" + tok + "': expected type[W][*N]:name@offset");
-    std::string type = tok.substr(0, colon);
+  for (std::size_t t = 3; t < tok.size(); ++t) {
+    const std::string_view f_text = tok[t];
+    auto bad = [&](const std::string& why) {
+      return LayoutError("record field '" + std::string(f_text) + "': " + why);
+    };
+    const auto colon = f_text.find(':');
+    const auto at = f_text.rfind('@');
+    if (colon == std::string_view::npos || at == std::string_view::npos || at < colon)
+      throw bad("expected type[W][*N]:name@offset");
+    std::string_view type = f_text.substr(0, colon);
     Field f;
-    f.name = tok.substr(colon + 1, at - colon - 1);
-    try {
-      f.offset = std::stoul(tok.substr(at + 1));
-    } catch (const std::exception&) {
-      throw LayoutError("record field '" + tok + "': bad offset");
+    f.name = std::string(f_text.substr(colon + 1, at - colon - 1));
+    if (!is_identifier(f.name)) throw bad("field name '" + f.name + "' is not an identifier");
+    if (!parse_number(f_text.substr(at + 1), f.offset) || f.offset > size)
+      throw bad("bad offset (a whole number up to the record size " + std::to_string(size) + ")");
+    if (const auto star = type.find('*'); star != std::string_view::npos) {
+      if (!parse_number(type.substr(star + 1), f.count) || f.count == 0 || f.count > size)
+        throw bad("bad element count (a whole number from 1 to the record size " +
+                  std::to_string(size) + ")");
+      type = type.substr(0, star);
     }
-    if (auto star = type.find('*'); star != std::string::npos) {
-      try {
-        f.count = static_cast<unsigned>(std::stoul(type.substr(star + 1)));
-      } catch (const std::exception&) {
-        throw LayoutError("record field '" + tok + "': bad element count");
+    if (!parse_scalar(type, f.type)) {  // a vector type: float4, uchar16
+      const auto digits = type.find_first_of("0123456789");
+      if (digits != std::string_view::npos) {
+        if (!parse_number(type.substr(digits), f.vector_width))
+          throw bad("bad vector width '" + std::string(type.substr(digits)) +
+                    "' (1, 2, 3, 4, 8 or 16)");
+        type = type.substr(0, digits);
       }
-      type.resize(star);
+      if (!parse_scalar(type, f.type)) throw bad("unknown type '" + std::string(type) + "'");
     }
-    std::size_t digits = type.find_first_of("0123456789");
-    if (digits != std::string::npos) {
-      f.vector_width = static_cast<unsigned>(std::stoul(type.substr(digits)));
-      type.resize(digits);
-    }
-    if (!parse_scalar(type, f.type))
-      throw LayoutError("record field '" + tok + "': unknown type '" + type + "'");
     fields.push_back(f);
   }
   return from_layout(name, fields, size, align);
@@ -296,11 +342,9 @@ Layout Layout::parse(std::string_view t) {
   if (t == "DA" || t == "da" || t == "SoA" || t == "soa") return da();
   for (std::string_view p : {"ASTA(", "asta("}) {
     if (t.substr(0, p.size()) == p && t.size() > p.size() + 1 && t.back() == ')') {
-      std::string num(t.substr(p.size(), t.size() - p.size() - 1));
-      char* end = nullptr;
-      unsigned long v = std::strtoul(num.c_str(), &end, 10);
-      if (end && *end == '\0' && v >= 1 && v <= (1u << 20))
-        return asta(static_cast<std::uint32_t>(v));
+      std::uint32_t v = 0;
+      if (parse_number(t.substr(p.size(), t.size() - p.size() - 1), v) && v >= 1 && v <= kMaxTile)
+        return asta(v);
     }
   }
   throw LayoutError("unknown layout '" + std::string(t) + "' (expected AoS, DA or ASTA(T))");

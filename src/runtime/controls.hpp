@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,14 @@ struct Controls {
 #undef DL_TYPE_uint
 #undef DL_TYPE_string
 
-  /// Reads every DL_* variable; malformed values keep the default and are listed in `errors`.
+  /// Reads every DL_* variable. A value that is malformed or not among the control's
+  /// values (controls.def) keeps the default, and `errors` gets a line naming the
+  /// variable, the value and what it accepts. An empty value is the default.
   static Controls from_env(std::vector<std::string>* errors = nullptr);
-  /// True when DL_FAULT lists `what` (parsed once by from_env()).
+  /// The same, from `lookup` (a variable's value, or nullptr when it is not set).
+  static Controls from(const std::function<const char*(const char*)>& lookup,
+                       std::vector<std::string>* errors = nullptr);
+  /// True when DL_FAULT lists `what` (parsed once by from_env(); unknown names dropped).
   bool fault(const char* what) const;
   std::vector<std::string> faults;
   /// Report, summary or trace asked for: the runtime needs profiling events.
@@ -35,6 +41,7 @@ struct ControlInfo {
   const char* name;
   const char* default_text;
   const char* doc;
+  const char* values;  // DL_CONTROL_VALUES, "" for any value of the type
 };
 const std::vector<ControlInfo>& control_table();
 

@@ -139,7 +139,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       }
       dims.push_back(*v);
     }
-    nd.n = record_count(dims, nd.rec);
+    std::string count_err;
+    const auto n = record_count(dims, nd.rec, &count_err);
+    if (!n) {
+      why = fmt::format("argument {}: {}", b.name, count_err);
+      return {};
+    }
+    nd.n = *n;
     if (nd.n == 0) {
       why = fmt::format("argument {}: the annotation gives n = 0 records", b.name);
       return {};

@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -114,6 +115,29 @@ TEST(Robustness, BinaryAndEmptyInputs) {
   expect_clean_exit(
       run_tool("//DL: record foo 8 4 float:bar@0 int:baz@99\n__kernel void k(){}\n", "rec"),
       "bad record line");
+}
+
+// Inputs that killed dl-annotate by a signal: deep recursion in the expression parser
+// (SIGSEGV) and an uncaught std::out_of_range from a record's numbers (SIGABRT). Each
+// is now a diagnosed error: exit status 1.
+TEST(Robustness, InputsThatCrashedAreErrors) {
+  const std::string kernel = "\n__kernel void k(__global struct foo *f) { f[0].bar = 1.0f; }\n";
+  const std::string rec = "struct foo { float bar; int baz; };\n";
+  const std::pair<const char*, std::string> cases[] = {
+      {"nested parentheses", rec + "//DL: AoS: f[" + std::string(20000, '(') + "global_size(0)" +
+                                 std::string(20000, ')') + "]" + kernel},
+      {"unary minus signs", rec + "//DL: AoS: f[" + std::string(300000, '-') + "1]" + kernel},
+      {"record field count", rec +
+                                 "//DL: record foo 8 4 float99999999999999999999:bar@0 int:baz@4\n"
+                                 "//DL: AoS: f[global_size(0)] AOS2ASTA_foo" +
+                                 kernel},
+      {"constant overflow", rec + "//DL: AoS: f[9223372036854775807*9223372036854775807]" + kernel},
+  };
+  for (const auto& [what, text] : cases) {
+    const int status = run_tool(text, "crashed");
+    ASSERT_TRUE(WIFEXITED(status)) << what << ": dl-annotate died by a signal";
+    EXPECT_EQ(WEXITSTATUS(status), 1) << what;
+  }
 }
 
 }  // namespace

@@ -263,7 +263,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       d.rec = &rit->second;
       std::vector<std::int64_t> dims;
       for (const auto& e : b->dims) dims.push_back(*e.eval(env));
-      d.n = dl::record_count(dims, d.rec);
+      d.n = dl::record_count(dims, d.rec).value();
       d.target = b->target;
       const std::size_t held = args[a].value.empty() ? d.n : std::stoul(args[a].value);
       ASSERT_GE(held, d.n) << "buffer " << params[a] << " smaller than its annotation";

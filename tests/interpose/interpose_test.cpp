@@ -175,4 +175,65 @@ TEST(Faults, CorruptedAnnotation) {
   EXPECT_NE(r.log.find("runs untransformed"), std::string::npos) << r.log;
 }
 
+/// Runs "basic" natively and under the interposer with the first annotation of the test
+/// kernels replaced by `clause`; the results must stay right.
+Result run_with_clause(const std::string& tag, const std::string& clause) {
+  std::string src = slurp(kKernels);
+  const std::string good = "//DL: AoS: p[n] AOS2ASTA_particle";
+  auto at = src.find(good);
+  EXPECT_NE(at, std::string::npos);
+  if (at == std::string::npos) return {};
+  src.replace(at, good.size(), clause);
+  const std::string path = kTmp + "/" + tag + "_" + std::to_string(getpid()) + ".cl";
+  std::ofstream(path) << src;
+  Result n = run("basic", "native", "", "", path);
+  Result r = run("basic", "preload", "", "", path);
+  EXPECT_EQ(r.status, 0) << r.log;
+  EXPECT_TRUE(r.output == n.output);
+  EXPECT_TRUE(r.output == native("basic").output);
+  return r;
+}
+
+// 20,000 nested parentheses in a dimension overflowed the parser's stack at program
+// creation: now an annotation error, and the kernel runs untransformed.
+TEST(Faults, DeeplyNestedDimension) {
+  Result r = run_with_clause("deep", "//DL: AoS: p[" + std::string(20000, '(') + "n" +
+                                         std::string(20000, ')') + "] AOS2ASTA_particle");
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_NE(r.log.find("runs untransformed"), std::string::npos) << r.log;
+}
+
+// n * 2^62 overflowed (undefined behaviour, in practice a wrapped record count): now the
+// launch falls back with a warning that says so.
+TEST(Faults, DimensionOverflow) {
+  Result r = run_with_clause("overflow", "//DL: AoS: p[n*4611686018427387904] AOS2ASTA_particle");
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  EXPECT_NE(r.log.find("overflow"), std::string::npos) << r.log;
+}
+
+// p[n][2^62]: each dimension fits, their product does not; it used to wrap to 0 records.
+TEST(Faults, RecordCountOverflow) {
+  Result r = run_with_clause("count", "//DL: AoS: p[n][4611686018427387904] AOS2ASTA_particle");
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  EXPECT_NE(r.log.find("exceeds 64 bits"), std::string::npos) << r.log;
+}
+
+// Malformed controls are named in a warning and replaced by their defaults. A bogus log
+// level used to silence every message, DL_TILE=-1 wrapped to 4294967295 and
+// DL_TILE=4294967296 to 0, and unknown DL_FAULT names were ignored without a word.
+TEST(Controls, MalformedValuesWarnAndKeepDefaults) {
+  Result r = run("basic", "preload", "DL_LOG_LEVEL=bogus DL_TILE=-1 DL_FAULT=bogus");
+  expect_same("basic", r);
+  EXPECT_NE(r.log.find("DL_LOG_LEVEL='bogus' is not one of"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("DL_TILE='-1' is not a whole number"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("'bogus' is not one of build, alloc, program, eval"), std::string::npos);
+  EXPECT_EQ(total(r, "transformed_launches"), 5u);  // no fault forced, the default tile
+  r = run("basic", "preload", "DL_TILE=4294967296");
+  expect_same("basic", r);
+  EXPECT_NE(r.log.find("DL_TILE='4294967296'"), std::string::npos) << r.log;
+  EXPECT_EQ(total(r, "transformed_launches"), 5u);
+}
+
 }  // namespace

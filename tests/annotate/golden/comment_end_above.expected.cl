@@ -1,0 +1,41 @@
+// The helpers dl-annotate generates go above the // comment lines that introduce a
+// kernel, but never into a block comment: the "//" line below ends one.
+struct foo { float bar; int baz; };
+/* A block comment whose last line
+// looks like a line comment */
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+  if (i >= n) return i * r + o;
+  const ulong b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
+  const ulong i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record foo 8 4 float:bar@0 int:baz@4
+//DL: AoS: f[global_size(0)] -> ASTA AOS2ASTA_foo
+#ifdef DL_ASTA_T
+__kernel void k(__global struct foo *f) {
+  const ulong dl_n_f = (ulong)((long)get_global_size(0));
+  const ulong dl_w_f = (ulong)(DL_ASTA_T);
+  DL_REF(__global, float, f, dl_tiled(dl_w_f, dl_n_f, 8, (get_global_id(0)), 0, 4)) = 1.0f; }
+#else
+__kernel void k(__global struct foo *f) { f[get_global_id(0)].bar = 1.0f; }
+#endif
