@@ -9,14 +9,12 @@ cl_int clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t sr
                            cl_event* ev) {
   return guarded(
       [&] {
-        std::unique_lock<std::mutex> lock(Runtime::get().mutex);
-        const bool all = src != dst && covers(dst, dst_offset, size);
-        lock.unlock();
-        return observe(q, {{src}, {dst, all}}, nw, wl, ev, false,
-                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
-                         return real().clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset,
-                                                           size, n, w, e);
-                       });
+        // The source first: a copy within one buffer restores what it reads.
+        return observe(
+            q, {{src, src_offset, src_offset + size}, {dst, dst_offset, dst_offset + size, true}},
+            nw, wl, ev, false, [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+              return real().clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset, size, n, w, e);
+            });
       },
       CL_OUT_OF_HOST_MEMORY);
 }
@@ -27,8 +25,10 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const
                                cl_uint nw, const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{src}, {dst}}, nw, wl, ev, false,
-                       [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+        return observe(q,
+                       {rect_use(src, src_origin, region, src_row_pitch, src_slice_pitch),
+                        rect_use(dst, dst_origin, region, dst_row_pitch, dst_slice_pitch)},
+                       nw, wl, ev, false, [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueCopyBufferRect(
                              q, src, dst, src_origin, dst_origin, region, src_row_pitch,
                              src_slice_pitch, dst_row_pitch, dst_slice_pitch, n, w, e);
@@ -42,7 +42,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_mem dst, si
                                   const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{src}}, nw, wl, ev, false,
+        return observe(q, {{src, src_offset}}, nw, wl, ev, false,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueCopyBufferToImage(q, src, dst, src_offset,
                                                                   dst_origin, region, n, w, e);
@@ -56,7 +56,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
                                   cl_uint nw, const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{dst}}, nw, wl, ev, false,
+        return observe(q, {{dst, dst_offset}}, nw, wl, ev, false,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueCopyImageToBuffer(q, src, dst, src_origin, region,
                                                                   dst_offset, n, w, e);

@@ -12,12 +12,9 @@ void* clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking_map
   void* result = nullptr;
   cl_int st = guarded(
       [&] {
-        std::unique_lock<std::mutex> lock(Runtime::get().mutex);
-        const bool all =
-            (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && covers(buffer, offset, size);
-        lock.unlock();
+        const bool replaces = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) != 0;
         return observe(
-            q, {{buffer, all}}, nw, wl, ev, blocking_map,
+            q, {{buffer, offset, offset + size, replaces}}, nw, wl, ev, blocking_map,
             [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
               cl_int err = CL_SUCCESS;
               result =

@@ -3,6 +3,7 @@
 // replaces a whole buffer, just forget its layout.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 
 #include "runtime.hpp"
@@ -11,11 +12,14 @@ namespace dl::rt {
 
 struct Use {
   cl_mem mem = nullptr;
-  bool replaces_all = false;  // the command overwrites every byte of `mem`
+  std::size_t lo = 0, hi = SIZE_MAX;  // the bytes of `mem` the command reads or writes
+  bool replaces = false;              // it overwrites every byte of [lo, hi)
 };
 
-/// Whole-buffer test for [offset, offset + size) of `m`.
-bool covers(cl_mem m, std::size_t offset, std::size_t size);
+/// The bytes a rectangular command touches in a buffer: [first, last + 1) of the
+/// rectangle (pitches 0 take their defaults).
+Use rect_use(cl_mem m, const size_t* origin, const size_t* region, size_t row_pitch,
+             size_t slice_pitch);
 
 /// `enqueue(num_wait, wait, event)` enqueues the real command non-blocking. Blocking
 /// semantics come back by waiting for its event after DL's lock is released. `after`
@@ -39,7 +43,8 @@ cl_int observe(
   WaitList w(num_wait, wait, may_fail);
   for (const Use& u : uses)
     if (u.mem) {
-      rt.ensure_aos(u.mem, q, w, "a host access", u.replaces_all);
+      rt.epoch_end(u.mem);
+      rt.ensure_aos_range(u.mem, u.lo, u.hi, u.replaces, q, w, "a host access");
       rt.order_after_conversions(u.mem, q, w);
     }
   w.settle_before_failure();
@@ -48,11 +53,8 @@ cl_int observe(
   cl_int st = enqueue(w.size(), w.data(), ev, false);
   if (st != CL_SUCCESS) return st;
   if (may_fail) rt.taint(*ev);
-  for (const Use& u : uses) {
-    if (!u.mem) continue;
-    if (u.replaces_all) rt.reset_to_aos(u.mem);
-    rt.add_user(u.mem, *ev, q, may_fail);
-  }
+  for (const Use& u : uses)
+    if (u.mem) rt.add_user(u.mem, *ev, q, may_fail);
   after();
   cl_event e = *ev;
   lock.unlock();

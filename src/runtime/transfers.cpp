@@ -3,9 +3,14 @@
 
 namespace dl::rt {
 
-bool covers(cl_mem m, std::size_t offset, std::size_t size) {
-  BufferState* b = Runtime::get().buffer(m);
-  return b && offset == 0 && size == b->size;
+Use rect_use(cl_mem m, const size_t* origin, const size_t* region, size_t row_pitch,
+             size_t slice_pitch) {
+  if (!origin || !region || !region[0] || !region[1] || !region[2]) return {m};
+  const std::size_t row = row_pitch ? row_pitch : region[0];
+  const std::size_t slice = slice_pitch ? slice_pitch : region[1] * row;
+  const std::size_t first = origin[2] * slice + origin[1] * row + origin[0];
+  const std::size_t last = first + (region[2] - 1) * slice + (region[1] - 1) * row + region[0];
+  return {m, first, last};
 }
 
 namespace hook {
@@ -14,7 +19,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, 
                            size_t size, void* ptr, cl_uint nw, const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{buffer}}, nw, wl, ev, blocking,
+        return observe(q, {{buffer, offset, offset + size}}, nw, wl, ev, blocking,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
                          return real().clEnqueueReadBuffer(q, buffer, b, offset, size, ptr, n, w,
                                                            e);
@@ -31,12 +36,13 @@ cl_int clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocki
                                cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{buffer}}, nw, wl, ev, blocking,
-                       [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
-                         return real().clEnqueueReadBufferRect(
-                             q, buffer, b, buffer_origin, host_origin, region, buffer_row_pitch,
-                             buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, n, w, e);
-                       });
+        return observe(
+            q, {rect_use(buffer, buffer_origin, region, buffer_row_pitch, buffer_slice_pitch)}, nw,
+            wl, ev, blocking, [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
+              return real().clEnqueueReadBufferRect(q, buffer, b, buffer_origin, host_origin,
+                                                    region, buffer_row_pitch, buffer_slice_pitch,
+                                                    host_row_pitch, host_slice_pitch, ptr, n, w, e);
+            });
       },
       CL_OUT_OF_HOST_MEMORY);
 }
@@ -46,10 +52,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking,
                             cl_event* ev) {
   return guarded(
       [&] {
-        std::unique_lock<std::mutex> lock(Runtime::get().mutex);
-        const bool all = covers(buffer, offset, size);
-        lock.unlock();
-        return observe(q, {{buffer, all}}, nw, wl, ev, blocking,
+        return observe(q, {{buffer, offset, offset + size, true}}, nw, wl, ev, blocking,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
                          return real().clEnqueueWriteBuffer(q, buffer, b, offset, size, ptr, n, w,
                                                             e);
@@ -66,12 +69,13 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool block
                                 const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{buffer}}, nw, wl, ev, blocking,
-                       [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
-                         return real().clEnqueueWriteBufferRect(
-                             q, buffer, b, buffer_origin, host_origin, region, buffer_row_pitch,
-                             buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, n, w, e);
-                       });
+        return observe(
+            q, {rect_use(buffer, buffer_origin, region, buffer_row_pitch, buffer_slice_pitch)}, nw,
+            wl, ev, blocking, [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
+              return real().clEnqueueWriteBufferRect(
+                  q, buffer, b, buffer_origin, host_origin, region, buffer_row_pitch,
+                  buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, n, w, e);
+            });
       },
       CL_OUT_OF_HOST_MEMORY);
 }
@@ -81,10 +85,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void* patter
                            const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        std::unique_lock<std::mutex> lock(Runtime::get().mutex);
-        const bool all = covers(buffer, offset, size);
-        lock.unlock();
-        return observe(q, {{buffer, all}}, nw, wl, ev, false,
+        return observe(q, {{buffer, offset, offset + size, true}}, nw, wl, ev, false,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueFillBuffer(q, buffer, pattern, pattern_size, offset,
                                                            size, n, w, e);
