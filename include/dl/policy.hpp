@@ -41,10 +41,17 @@ class ConversionPolicy {
   /// At a launch whose buffers are not in the kernel's layouts: convert now? `round_trip_ns`
   /// is the estimated cost of the conversions to the layouts and back.
   bool convert(double round_trip_ns);
-  /// A launch completed in `kernel_ns` (transformed or not). Launches whose time was not
-  /// measured count with the current estimate.
-  void launched(bool transformed, double kernel_ns);
-  void launched_unmeasured(bool transformed);
+  /// A launch (transformed or not) was enqueued: it counts in its epoch, with the current
+  /// estimate of its time.
+  void enqueued(bool transformed);
+  /// A launch's measured time (event profiling; it may arrive after later launches were
+  /// enqueued): refines the estimates and judges the transformed kernel.
+  void measured(bool transformed, double kernel_ns);
+  /// Both at once (a launch measured as it ran).
+  void launched(bool transformed, double kernel_ns) {
+    measured(transformed, kernel_ns);
+    enqueued(transformed);
+  }
   /// The host needed the buffers in AoS: the epoch ends.
   void epoch_end();
 

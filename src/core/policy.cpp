@@ -55,7 +55,7 @@ bool ConversionPolicy::convert(double round_trip_ns) {
   return false;
 }
 
-void ConversionPolicy::launched(bool transformed, double kernel_ns) {
+void ConversionPolicy::measured(bool transformed, double kernel_ns) {
   if (kernel_ns < 0) kernel_ns = 0;
   // Running means over the last 16 launches or so: the first value counts in full.
   auto update = [&](double& est, std::uint64_t& n) {
@@ -64,16 +64,13 @@ void ConversionPolicy::launched(bool transformed, double kernel_ns) {
   };
   if (transformed) {
     update(t_, nt_);
-    ++epoch_transformed_;
     judge();
   } else {
     update(a_, na_);
-    ++epoch_aos_;
-    spent_aos_ += kernel_ns;
   }
 }
 
-void ConversionPolicy::launched_unmeasured(bool transformed) {
+void ConversionPolicy::enqueued(bool transformed) {
   if (transformed) {
     ++epoch_transformed_;
   } else {

@@ -199,16 +199,39 @@ void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q, bool tainted) {
   b->users.push_back({e, q, tainted});
 }
 
-void Runtime::reset_to_aos(cl_mem m) {
-  if (BufferState* b = buffer(m)) set_layout(*b, Layout::aos(), 0, nullptr);
-}
-
 bool Runtime::ensure_aos(cl_mem m, cl_command_queue q, WaitList& wait, const char* why,
                          bool skip_self) {
   bool ok = true;
   for (BufferState* x : family(m)) {
     if (skip_self && x->mem == m) continue;
     if (x->layout == Layout::aos()) continue;
+    Record rec = x->record;
+    std::string err = marshal(*x, q, rec, x->n, Layout::aos(), wait, why);
+    if (!err.empty()) {
+      log().error("buffer #{}: cannot restore AoS before {}: {}", x->id, why, err);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool Runtime::ensure_aos_range(cl_mem m, std::size_t lo, std::size_t hi, bool replaced,
+                               cl_command_queue q, WaitList& wait, const char* why) {
+  BufferState* b = buffer(m);
+  if (!b) return true;
+  // [lo, hi) in the root's bytes.
+  const Range r = range(*b);
+  lo = r.lo + std::min(lo, b->size);
+  hi = r.lo + std::min(hi, b->size);
+  bool ok = true;
+  for (BufferState* x : family(m)) {
+    if (x->layout == Layout::aos()) continue;
+    const std::size_t xlo = range(*x).lo, xhi = xlo + x->n * x->record.size();
+    if (xhi <= lo || hi <= xlo) continue;  // the command does not touch converted bytes
+    if (replaced && lo <= xlo && xhi <= hi) {
+      set_layout(*x, Layout::aos(), 0, nullptr);  // overwritten: AoS without a conversion
+      continue;
+    }
     Record rec = x->record;
     std::string err = marshal(*x, q, rec, x->n, Layout::aos(), wait, why);
     if (!err.empty()) {

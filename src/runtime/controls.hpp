@@ -33,6 +33,11 @@ struct Controls {
   bool profiling() const {
     return !DL_REPORT.empty() || !DL_TRACE.empty() || DL_SUMMARY;
   }
+  /// Queues get CL_QUEUE_PROFILING_ENABLE (hidden from the application): for the report
+  /// and trace, and for the profitability controller's measurements.
+  bool queue_profiling() const {
+    return profiling() || DL_POLICY == "auto";
+  }
 };
 
 /// One row of the table, for documentation.

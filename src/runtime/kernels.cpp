@@ -118,6 +118,8 @@ void track(cl_kernel k, cl_program program, std::string name) {
     const auto& kernels = ks.program->ann.kernels;
     for (std::size_t i = 0; i < kernels.size(); ++i)
       if (kernels[i].kernel == ks.name) ks.annotation = static_cast<int>(i);
+    if (ks.annotation >= 0 && !ks.program->shadow && !ks.program->why.empty())
+      ks.stats->policy = ks.program->why;  // why it runs untransformed
     if (ks.annotation >= 0 && ks.program->shadow) {
       cl_int err = CL_SUCCESS;
       ks.shadow = real().clCreateKernel(ks.program->shadow, ks.name.c_str(), &err);

@@ -5,8 +5,10 @@
 // AoS bytes instead (the fallback); so do kernels DL does not transform.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "policy.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -23,6 +25,7 @@ struct Launch {
   const cl_event* wait;
   cl_event* event;
   bool task;
+  SyncMeasure* sync;  // a launch to time after DL's lock is released
 };
 
 struct Need {
@@ -176,27 +179,30 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
 
 /// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments.
 cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitList& w,
-               bool watched) {
+               bool watched, const Decision& d, bool transformed) {
   const bool profiling = rt.controls.profiling();
   // In-order queues need no event to track the buffers' users (Runtime::add_user).
   const bool need_event =
-      profiling || (watched && (!rt.queue(l.queue).in_order || w.app_may_fail()));
+      profiling || d.measure || (watched && (!rt.queue(l.queue).in_order || w.app_may_fail()));
   EventSlot ev{nullptr, l.event};
   cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(need_event));
   if (st != CL_SUCCESS) return st;
   if (w.app_may_fail()) rt.taint(ev.get());
   for (const auto& a : ks.args)
     if (a.mem) rt.add_user(a.mem, ev.get(), l.queue, w.app_may_fail());
-  if (profiling) rt.profile(ev.get(), ks.name, "kernel", l.queue, ks.stats, nullptr);
+  if (profiling)
+    rt.profile(ev.get(), ks.name, transformed ? "kernel (transformed)" : "kernel", l.queue,
+               ks.stats, nullptr);
+  count_launch(rt, d, ev.get(), transformed, l.sync);
   return st;
 }
 
 /// The application's own kernel on AoS bytes.
 cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail,
-                    std::unique_lock<std::mutex>& lock) {
+                    std::unique_lock<std::mutex>& lock, const Decision& d = {}) {
   bool watched = false;
   for (const auto& a : ks.args) watched = watched || (a.mem && rt.watched(a.mem));
-  if (!watched && !may_fail && !rt.controls.profiling()) {
+  if (!watched && !may_fail && !rt.controls.profiling() && !d.kp) {
     lock.unlock();
     return forward(l, l.kernel, l.num_wait, l.wait, l.event);
   }
@@ -207,12 +213,12 @@ cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail
       rt.order_after_conversions(a.mem, l.queue, w);
     }
   w.settle_before_failure();
-  return enqueue(rt, ks, l, l.kernel, w, watched);
+  return enqueue(rt, ks, l, l.kernel, w, watched, d, false);
 }
 
 /// The shadow kernel on the layouts of `nds`; the fallback when a conversion fails.
 cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
-                          const std::vector<Need>& nds, std::string& why) {
+                          const std::vector<Need>& nds, const Decision& d, std::string& why) {
   WaitList w(l.num_wait, l.wait, false);
   // Plain buffer arguments, and regions overlapping the annotated ones: AoS.
   for (const auto& a : ks.args) {
@@ -229,6 +235,8 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     b->annotated = true;
     rt.list(*b);
     b->stats->kernels.insert(ks.name);
+    if (d.kp && std::find(b->policies.begin(), b->policies.end(), d.kp) == b->policies.end())
+      b->policies.push_back(d.kp);
     const std::uint64_t before = b->stats->marshals;
     std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name);
     marshals += b->stats->marshals - before;
@@ -246,7 +254,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   for (const auto& a : ks.args)
     if (a.mem) rt.order_after_conversions(a.mem, l.queue, w);
   ks.stats->transformed_launches++;
-  return enqueue(rt, ks, l, ks.shadow, w, true);
+  return enqueue(rt, ks, l, ks.shadow, w, true, d, true);
 }
 
 cl_int run(const Launch& l) {
@@ -286,13 +294,35 @@ cl_int run(const Launch& l) {
   else
     nds = needs(rt, ks, ll, why);
   if (why.empty()) {
-    cl_int st = launch_transformed(rt, ks, l, nds, why);
+    // The profitability controller: convert now, or keep AoS (not a fallback).
+    std::vector<std::pair<cl_mem, std::size_t>> converting;
+    for (const Need& nd : nds)
+      if (const BufferState* b = rt.buffer(nd.mem);
+          b->layout != nd.to || b->n != nd.n || b->record != *nd.rec)
+        converting.emplace_back(nd.mem, nd.n * nd.rec->size());
+    const Decision d = decide(rt, ks, l.queue, converting);
+    if (!d.transform) {
+      ks.stats->kept_aos++;
+      if (!d.why.empty()) ks.stats->policy = d.why;
+      return launch_plain(rt, ks, l, may_fail, lock, d);
+    }
+    if (!d.why.empty()) ks.stats->policy = d.why;
+    cl_int st = launch_transformed(rt, ks, l, nds, d, why);
     if (why.empty()) return st;
   }
   log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
   ks.stats->fallbacks++;
   ks.stats->fallback_reasons.insert(why);
   return launch_plain(rt, ks, l, may_fail, lock);
+}
+
+/// run(), then the measurement the controller waits for (outside DL's lock).
+cl_int timed_run(Launch l) {
+  SyncMeasure sync;
+  l.sync = &sync;
+  const cl_int st = run(l);
+  sync.finish();
+  return st;
 }
 
 }  // namespace
@@ -312,16 +342,17 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
            num_events_in_wait_list,
            event_wait_list,
            event,
-           false};
-  return guarded([&] { return run(l); }, CL_OUT_OF_HOST_MEMORY);
+           false,
+           nullptr};
+  return guarded([&] { return timed_run(l); }, CL_OUT_OF_HOST_MEMORY);
 }
 
 cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                      cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                      cl_event* event) {
   Launch l{command_queue,           kernel,          1,     nullptr, nullptr, nullptr,
-           num_events_in_wait_list, event_wait_list, event, true};
-  return guarded([&] { return run(l); }, CL_OUT_OF_HOST_MEMORY);
+           num_events_in_wait_list, event_wait_list, event, true,    nullptr};
+  return guarded([&] { return timed_run(l); }, CL_OUT_OF_HOST_MEMORY);
 }
 
 }  // namespace hook

@@ -1,6 +1,7 @@
 // Marshaling a tracked buffer through dl::Marshaler, on the application's queue.
 #include <spdlog/spdlog.h>
 
+#include "calibration.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -46,6 +47,7 @@ Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
 
 std::uint32_t Runtime::tile_for(cl_context c, cl_device_id d) {
   if (controls.DL_TILE) return static_cast<std::uint32_t>(controls.DL_TILE);
+  if (auto p = profile(d); p && p->valid) return p->tile;  // calibrated
   Marshaler* m = marshaler(c, d);
   return m ? m->preferred_tile() : 32;
 }

@@ -5,6 +5,7 @@
 // arguments as the compiler sees them). Shadows are built outside the runtime's lock.
 #include <spdlog/spdlog.h>
 
+#include "calibration.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -72,13 +73,44 @@ std::string shadow_options(const ProgramState& ps, const char* options) {
          " -cl-kernel-arg-info";
 }
 
-/// Decides T (from the first device) and creates the marshalers the program will use.
+/// The program's devices, their calibrations (DL_POLICY=auto; measured outside the lock
+/// when not cached), and T (from the first device).
 void prepare_devices(ProgramState& ps, cl_program p, cl_uint n, const cl_device_id* list) {
   std::vector<cl_device_id> devices = program_devices(p, n, list);
   Runtime& rt = Runtime::get();
+  if (rt.controls.DL_POLICY == "auto")
+    for (cl_device_id d : devices) {
+      {
+        std::lock_guard<std::mutex> lock(rt.mutex);
+        if (rt.profiles.count(d)) continue;
+      }
+      auto profile = std::make_shared<const DeviceProfile>(device_profile(ps.context, d));
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      rt.profiles.emplace(d, std::move(profile));
+    }
   std::lock_guard<std::mutex> lock(rt.mutex);
   ps.devices = std::move(devices);
   if (!ps.tile) ps.tile = ps.devices.empty() ? 32 : rt.tile_for(ps.context, ps.devices[0]);
+}
+
+/// Why DL builds no shadow for `ps` on its devices: under DL_POLICY=auto, when the
+/// calibration says converting never pays on any of them; under never, always.
+std::string not_worth_building(const ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  if (rt.controls.DL_POLICY == "never") return "DL_POLICY=never";
+  if (rt.controls.DL_POLICY != "auto") return {};
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  std::string why;
+  for (cl_device_id d : ps.devices) {
+    auto p = rt.profile(d);
+    if (p && p->may_pay) return {};
+    why = !p || !p->valid ? "the device could not be calibrated"
+                          : fmt::format(
+                                "converting never pays on {} (calibration: probe kernel "
+                                "{:.3f} ms on AoS, {:.3f} ms on ASTA)",
+                                p->key, p->aos_probe_ns / 1e6, p->asta_probe_ns / 1e6);
+  }
+  return why;
 }
 
 /// Builds the marshaling programs of the program's records on its devices, so that no
@@ -124,6 +156,11 @@ void build_shadow(ProgramState& ps, cl_program app, cl_uint ndev, const cl_devic
                   const cl_program* headers = nullptr, const char** header_names = nullptr) {
   Runtime& rt = Runtime::get();
   prepare_devices(ps, app, ndev, devs);
+  if (std::string why = not_worth_building(ps); !why.empty()) {
+    log().info("program not transformed: {}", why);
+    set_shadow(ps, nullptr, why);
+    return;
+  }
   const std::string opts = shadow_options(ps, options);
   cl_int st = CL_SUCCESS;
   cl_program s = create_shadow(ps, 0, &st);

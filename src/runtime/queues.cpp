@@ -18,7 +18,8 @@ namespace hook {
 
 cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
                                       cl_command_queue_properties properties, cl_int* errcode_ret) {
-  const bool add = Runtime::get().controls.profiling() && !(properties & CL_QUEUE_PROFILING_ENABLE);
+  const bool add =
+      Runtime::get().controls.queue_profiling() && !(properties & CL_QUEUE_PROFILING_ENABLE);
   cl_command_queue q = real().clCreateCommandQueue(
       context, device, properties | (add ? CL_QUEUE_PROFILING_ENABLE : 0), errcode_ret);
   if (q) guarded([&] { return remember(q, add), 0; }, 0);
@@ -28,7 +29,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
 cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                                     const cl_queue_properties* properties,
                                                     cl_int* errcode_ret) {
-  if (!Runtime::get().controls.profiling()) {
+  if (!Runtime::get().controls.queue_profiling()) {
     cl_command_queue q =
         real().clCreateCommandQueueWithProperties(context, device, properties, errcode_ret);
     if (q) guarded([&] { return remember(q, false), 0; }, 0);

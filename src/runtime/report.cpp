@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "calibration.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -85,6 +86,39 @@ std::string joined(const std::set<std::string>& set) {
 
 }  // namespace
 
+nlohmann::json Runtime::policy_report() {
+  using nlohmann::json;
+  json devices = json::array();
+  for (const auto& [d, p] : profiles)
+    devices.push_back({{"device", p->key},
+                       {"calibrated", p->valid},
+                       {"cached", p->cached},
+                       {"may_pay", p->may_pay},
+                       {"tile", p->tile},
+                       {"to_layout_GBps", p->to_layout_bytes_per_ns},
+                       {"to_aos_GBps", p->to_aos_bytes_per_ns},
+                       {"probe_aos_ms", p->aos_probe_ns / 1e6},
+                       {"probe_asta_ms", p->asta_probe_ns / 1e6},
+                       {"calibration_s", p->seconds}});
+  json rules = json::array();
+  std::lock_guard<std::mutex> lock(policy_mutex);
+  for (const auto& [key, kp] : policies) {
+    const ConversionPolicy& r = kp->rule;
+    const char* verdict = r.verdict() == ConversionPolicy::Verdict::Pays    ? "pays"
+                          : r.verdict() == ConversionPolicy::Verdict::Never ? "never"
+                                                                            : "unknown";
+    rules.push_back({{"kernel", kp->kernel},
+                     {"verdict", verdict},
+                     {"aos_ms", r.aos_ns() / 1e6},
+                     {"transformed_ms", r.transformed_ns() / 1e6},
+                     {"round_trip_ms", r.round_trip_ns() / 1e6},
+                     {"beta", r.beta()},
+                     {"kept_aos", kp->kept_aos},
+                     {"decision", kp->last_reason}});
+  }
+  return {{"mode", controls.DL_POLICY}, {"devices", devices}, {"kernels", rules}};
+}
+
 void Runtime::summary() {
   std::uint64_t launches = 0, transformed = 0, fallbacks = 0;
   std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
@@ -114,6 +148,9 @@ void Runtime::summary() {
                    k->device_ns / 1e6);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
+    if (k->kept_aos || !k->policy.empty())
+      std::fprintf(stderr, "[dl]     policy %s: %llu launches kept AoS; %s\n",
+                   controls.DL_POLICY.c_str(), (unsigned long long)k->kept_aos, k->policy.c_str());
   }
   for (const auto& [id, b] : buffer_stats)
     std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms\n",
@@ -156,11 +193,14 @@ void Runtime::write_outputs() {
       ks.push_back({{"name", name},
                     {"launches", s->launches},
                     {"transformed_launches", s->transformed_launches},
+                    {"kept_aos", s->kept_aos},
+                    {"policy", s->policy},
                     {"fallbacks", s->fallbacks},
                     {"fallback_reasons", json_list(s->fallback_reasons)},
                     {"marshals", s->marshals},
                     {"device_ns", s->device_ns}});
     }
+    r["policy"] = policy_report();
     json bs = json::array();
     std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
                   mns = other_buffers.device_ns;

@@ -26,10 +26,13 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "controls.hpp"
 #include "dl/annotation.hpp"
 #include "dl/layout.hpp"
 #include "dl/marshal.hpp"
+#include "dl/policy.hpp"
 
 namespace spdlog {
 class logger;
@@ -49,6 +52,8 @@ void start();
 void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points);
 
 spdlog::logger& log();
+
+struct DeviceProfile;  // calibration.hpp
 
 struct ProgramState {
   ProgramState() = default;
@@ -75,8 +80,19 @@ struct ArgValue {
 
 struct KernelStats {
   std::uint64_t launches = 0, transformed_launches = 0, fallbacks = 0, marshals = 0;
+  std::uint64_t kept_aos = 0;  // launches the profitability controller kept in AoS
+  std::string policy;          // the controller's last decision and its numbers
   std::uint64_t device_ns = 0;
   std::set<std::string> fallback_reasons;
+};
+
+/// The profitability controller's state of one kernel on one device (policy.cpp).
+struct KernelPolicy {
+  std::string kernel;
+  cl_device_id device = nullptr;
+  ConversionPolicy rule;  // guarded by Runtime::policy_mutex
+  std::uint64_t launches = 0, kept_aos = 0;
+  std::string last_reason;
 };
 
 struct KernelState {
@@ -128,7 +144,8 @@ struct BufferState {
   Layout layout = Layout::aos();
   std::size_t n = 0;
   Record record;
-  bool annotated = false;     // ever bound to an annotated argument: track its users
+  bool annotated = false;  // ever bound to an annotated argument: track its users
+  std::vector<std::shared_ptr<KernelPolicy>> policies;  // kernels that converted it
   std::vector<Access> users;  // commands that touched it since its last conversion
   Access conversion;          // its last conversion (later commands on other queues wait)
   std::shared_ptr<BufferStats> stats;
@@ -220,6 +237,11 @@ class Runtime {
   /// conversion failed (the buffer could not be restored; logged).
   bool ensure_aos(cl_mem m, cl_command_queue q, WaitList& wait, const char* why,
                   bool skip_self = false);
+  /// The same for the bytes [lo, hi) of `m` only: converted regions that do not overlap
+  /// them stay (the bytes from n·R on are AoS anyway). `replaced`: the command overwrites
+  /// [lo, hi); a converted region inside it becomes AoS without a conversion.
+  bool ensure_aos_range(cl_mem m, std::size_t lo, std::size_t hi, bool replaced, cl_command_queue q,
+                        WaitList& wait, const char* why);
   /// Adds to `wait` the last conversions of the buffers overlapping `m` that a command
   /// on `q` does not follow by queue order.
   void order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wait);
@@ -231,8 +253,6 @@ class Runtime {
   cl_command_queue own_queue(cl_context c);
   /// Records `e`, enqueued on `q`, as a user of `m` (only for buffers that are watched).
   void add_user(cl_mem m, cl_event e, cl_command_queue q, bool tainted);
-  /// Marks `m`'s contents as replaced by a whole-buffer write: AoS without a marshal.
-  void reset_to_aos(cl_mem m);
   /// True when `m` or a buffer overlapping it is tracked closely (annotated).
   bool watched(cl_mem m);
   /// The buffers overlapping `m` (itself first).
@@ -260,6 +280,19 @@ class Runtime {
                std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs);
   void write_outputs();
   void summary();
+  /// The controller's calibrations and per-kernel decisions, for the report.
+  nlohmann::json policy_report();
+
+  // The profitability controller (policy.cpp, calibration.cpp).
+  std::mutex policy_mutex;  // guards KernelPolicy::rule (completion callbacks update it)
+  std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
+  std::map<cl_device_id, std::shared_ptr<const DeviceProfile>> profiles;
+  std::shared_ptr<KernelPolicy> policy_for(const std::string& kernel, cl_device_id d);
+  /// The device's profile if known (no measuring here: see programs.cpp).
+  std::shared_ptr<const DeviceProfile> profile(cl_device_id d);
+  /// The host (or a plain kernel) needs the bytes of `m` in AoS: an epoch of the kernels
+  /// that convert it ends.
+  void epoch_end(cl_mem m);
 
   std::map<std::string, std::shared_ptr<KernelStats>> kernel_stats;  // by kernel name
   /// Buffers the report lists, by creation number. Released buffers beyond the first

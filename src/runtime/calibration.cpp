@@ -1,0 +1,270 @@
+// Device calibration (calibration.hpp): a probe kernel reading two fields of 64-byte
+// records, on AoS and on ASTA(T) for T in {16, 32, 64}, and the conversions between the
+// two layouts, timed by event profiling on a queue of DL's own.
+#include "calibration.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace dl::rt {
+namespace {
+
+constexpr unsigned kFields = 16;           // floats per probe record (64 bytes)
+constexpr std::size_t kRecords = 1 << 17;  // 8 MiB of records
+constexpr const char* kProbe = R"CL(
+__kernel void dl_probe_aos(__global const float* p, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = p[i * 16] * 2.0f + p[i * 16 + 9];
+}
+__kernel void dl_probe_asta(__global const float* p, __global float* out, uint log2t) {
+  size_t i = get_global_id(0);
+  size_t t = (size_t)1 << log2t;
+  size_t b = ((i >> log2t) << log2t) * 16 + (i & (t - 1));
+  out[i] = p[b] * 2.0f + p[b + 9 * t];
+}
+)CL";
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  real().clGetDeviceInfo(d, what, 0, nullptr, &n);
+  std::string s(n, '\0');
+  if (n) real().clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string profile_key(cl_device_id d) {
+  return device_string(d, CL_DEVICE_NAME) + " | " + device_string(d, CL_DRIVER_VERSION) +
+         " | DL " DL_VERSION;
+}
+
+std::string cache_file() {
+  return cache_dir() + "/calibration.json";
+}
+
+nlohmann::json read_cache() {
+  std::ifstream in(cache_file());
+  if (!in) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+void mkdirs(const std::string& path) {
+  for (std::size_t i = 1; i <= path.size(); ++i)
+    if (i == path.size() || path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
+}
+
+void write_cache(const DeviceProfile& p) {
+  nlohmann::json j = read_cache();
+  j["format"] = 1;
+  j["devices"][p.key] = {{"may_pay", p.may_pay},
+                         {"tile", p.tile},
+                         {"to_layout_bytes_per_ns", p.to_layout_bytes_per_ns},
+                         {"to_aos_bytes_per_ns", p.to_aos_bytes_per_ns},
+                         {"aos_probe_ns", p.aos_probe_ns},
+                         {"asta_probe_ns", p.asta_probe_ns},
+                         {"seconds", p.seconds}};
+  mkdirs(cache_dir());
+  const std::string tmp = cache_file() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      log().warn("cannot write the calibration cache {}", cache_file());
+      std::remove(tmp.c_str());
+      return;
+    }
+  }
+  std::rename(tmp.c_str(), cache_file().c_str());
+}
+
+bool from_cache(DeviceProfile& p) {
+  const nlohmann::json j = read_cache();
+  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].contains(p.key))
+    return false;
+  const auto& d = j["devices"][p.key];
+  try {
+    p.may_pay = d.at("may_pay").get<bool>();
+    p.tile = d.at("tile").get<std::uint32_t>();
+    p.to_layout_bytes_per_ns = d.at("to_layout_bytes_per_ns").get<double>();
+    p.to_aos_bytes_per_ns = d.at("to_aos_bytes_per_ns").get<double>();
+    p.aos_probe_ns = d.at("aos_probe_ns").get<double>();
+    p.asta_probe_ns = d.at("asta_probe_ns").get<double>();
+    p.seconds = d.value("seconds", 0.0);
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+  p.valid = p.to_layout_bytes_per_ns > 0 && p.to_aos_bytes_per_ns > 0 && p.tile > 0;
+  p.cached = p.valid;
+  return p.valid;
+}
+
+/// Device time of `e` (profiling), 0 when not available.
+double elapsed(cl_event e) {
+  cl_ulong a = 0, b = 0;
+  if (real().clWaitForEvents(1, &e) != CL_SUCCESS) return 0;
+  real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
+  real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
+  return b > a ? static_cast<double>(b - a) : 0;
+}
+
+/// The resources of one calibration, released at the end.
+struct Probe {
+  cl_context ctx;
+  cl_device_id dev;
+  cl_command_queue q = nullptr;
+  cl_program prog = nullptr;
+  cl_kernel aos = nullptr, asta = nullptr;
+  cl_mem recs = nullptr, out = nullptr;
+  ~Probe() {
+    if (aos) real().clReleaseKernel(aos);
+    if (asta) real().clReleaseKernel(asta);
+    if (prog) real().clReleaseProgram(prog);
+    if (recs) real().clReleaseMemObject(recs);
+    if (out) real().clReleaseMemObject(out);
+    if (q) real().clReleaseCommandQueue(q);
+  }
+
+  bool setup(std::string* why) {
+    cl_int err = CL_SUCCESS;
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    q = real().clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+    if (!q) return *why = "no profiling queue (" + std::to_string(err) + ")", false;
+    const char* src = kProbe;
+    prog = real().clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+    if (!prog || real().clBuildProgram(prog, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS)
+      return *why = "the probe kernels did not build", false;
+    aos = real().clCreateKernel(prog, "dl_probe_aos", &err);
+    asta = real().clCreateKernel(prog, "dl_probe_asta", &err);
+    std::vector<float> host(kRecords * kFields);
+    std::mt19937 g(1);
+    std::uniform_real_distribution<float> u(0.5f, 2.0f);
+    for (float& x : host) x = u(g);
+    recs = real().clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                 host.size() * sizeof(float), host.data(), &err);
+    out = real().clCreateBuffer(ctx, CL_MEM_READ_WRITE, kRecords * sizeof(float), nullptr, &err);
+    if (!aos || !asta || !recs || !out) return *why = "no memory for the probe", false;
+    real().clSetKernelArg(aos, 0, sizeof recs, &recs);
+    real().clSetKernelArg(aos, 1, sizeof out, &out);
+    real().clSetKernelArg(asta, 0, sizeof recs, &recs);
+    real().clSetKernelArg(asta, 1, sizeof out, &out);
+    return true;
+  }
+
+  /// The fastest of `reps` runs of kernel `k`.
+  double time(cl_kernel k, int reps = 5) {
+    double best = 0;
+    const std::size_t g = kRecords;
+    for (int r = 0; r < reps; ++r) {
+      cl_event e = nullptr;
+      if (real().clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, &e) !=
+          CL_SUCCESS)
+        return 0;
+      const double t = elapsed(e);
+      release(e);
+      if (t > 0 && (best == 0 || t < best)) best = t;
+    }
+    return best;
+  }
+
+  /// The fastest of `reps` conversions from -> to of the records, both ways (the buffer
+  /// ends where it began).
+  std::pair<double, double> convert(Marshaler& m, const Record& rec, const Layout& to) {
+    double there = 0, back = 0;
+    for (int r = 0; r < 3; ++r)
+      for (int dir = 0; dir < 2; ++dir) {
+        cl_event e = nullptr;
+        MarshalResult res = m.enqueue(q, recs, 0, rec, kRecords, dir ? to : Layout::aos(),
+                                      dir ? Layout::aos() : to, Algorithm::Auto, 0, nullptr, &e);
+        if (res.status != CL_SUCCESS) return {0, 0};
+        const double t = elapsed(e);
+        release(e);
+        double& best = dir ? back : there;
+        if (t > 0 && (best == 0 || t < best)) best = t;
+      }
+    return {there, back};
+  }
+};
+
+DeviceProfile measure(cl_context ctx, cl_device_id dev, Marshaler& m, std::string key) {
+  DeviceProfile p;
+  p.key = std::move(key);
+  const auto start = std::chrono::steady_clock::now();
+  Probe probe{ctx, dev};
+  std::string why;
+  if (!probe.setup(&why)) {
+    log().warn("device calibration failed: {}; DL keeps AoS on this device", why);
+    return p;
+  }
+  p.aos_probe_ns = probe.time(probe.aos);
+  double best = 0;
+  for (cl_uint lt : {4u, 5u, 6u}) {
+    real().clSetKernelArg(probe.asta, 2, sizeof lt, &lt);
+    const double t = probe.time(probe.asta);
+    if (t > 0 && (best == 0 || t < best)) {
+      best = t;
+      p.tile = 1u << lt;
+    }
+  }
+  p.asta_probe_ns = best;
+  const Record rec = Record::uniform("dl_calibration", Scalar::Float, kFields);
+  const auto [there, back] = probe.convert(m, rec, Layout::asta(p.tile));
+  const double bytes = 2.0 * kRecords * rec.size();  // read + written
+  p.to_layout_bytes_per_ns = there > 0 ? bytes / there : 0;
+  p.to_aos_bytes_per_ns = back > 0 ? bytes / back : 0;
+  p.valid = p.aos_probe_ns > 0 && p.asta_probe_ns > 0 && there > 0 && back > 0;
+  p.may_pay = p.valid && p.asta_probe_ns < 0.8 * p.aos_probe_ns;
+  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return p;
+}
+
+}  // namespace
+
+double DeviceProfile::round_trip_ns(std::size_t bytes) const {
+  if (!valid) return 0;
+  const double moved = 2.0 * static_cast<double>(bytes);
+  return moved / to_layout_bytes_per_ns + moved / to_aos_bytes_per_ns;
+}
+
+std::string cache_dir() {
+  const Runtime& rt = Runtime::get();
+  if (!rt.controls.DL_CACHE_DIR.empty()) return rt.controls.DL_CACHE_DIR;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/dl";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/dl";
+  return "/tmp/dl-cache";
+}
+
+DeviceProfile device_profile(cl_context context, cl_device_id device) {
+  Runtime& rt = Runtime::get();
+  DeviceProfile p;
+  p.key = profile_key(device);
+  if (!rt.controls.DL_CALIBRATE && from_cache(p)) return p;
+  Marshaler* m = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    m = rt.marshaler(context, device);
+  }
+  if (!m) return p;
+  p = measure(context, device, *m, p.key);
+  if (p.valid) write_cache(p);
+  log().info(
+      "calibrated {} in {:.2f} s: probe AoS {:.3f} ms, ASTA({}) {:.3f} ms, conversions "
+      "{:.1f} / {:.1f} GB/s: {}",
+      p.key, p.seconds, p.aos_probe_ns / 1e6, p.tile, p.asta_probe_ns / 1e6,
+      p.to_layout_bytes_per_ns, p.to_aos_bytes_per_ns,
+      p.may_pay ? "converting may pay" : "converting never pays here");
+  return p;
+}
+
+}  // namespace dl::rt

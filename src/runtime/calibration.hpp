@@ -1,0 +1,36 @@
+// Per-device calibration of the profitability controller: what conversions cost on a
+// device, which ASTA tile width its kernels read fastest, and whether converting can pay
+// there at all. Measured once per device (name, driver, DL version) and cached on disk.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "runtime.hpp"
+
+namespace dl::rt {
+
+struct DeviceProfile {
+  bool valid = false;
+  std::string key;                    // device name | driver version | DL version
+  bool may_pay = false;               // a layout-friendly kernel ran faster on ASTA than on AoS
+  std::uint32_t tile = 32;            // the tile width the probe kernel read fastest
+  double to_layout_bytes_per_ns = 0;  // AoS -> ASTA(tile), bytes read + written per ns
+  double to_aos_bytes_per_ns = 0;     // ASTA(tile) -> AoS
+  double aos_probe_ns = 0, asta_probe_ns = 0;  // the probe kernel on each layout
+  double seconds = 0;                          // how long the calibration took
+  bool cached = false;                         // read from the cache (not measured in this process)
+
+  /// Estimated device time of converting `bytes` to a layout and back.
+  double round_trip_ns(std::size_t bytes) const;
+};
+
+/// The profile of `device`: from the cache, or measured now (and cached) when absent or
+/// when DL_CALIBRATE is set. Never throws; an invalid profile means "measure nothing,
+/// convert nothing" (the controller keeps AoS).
+DeviceProfile device_profile(cl_context context, cl_device_id device);
+
+/// Where the cache lives (DL_CACHE_DIR, $XDG_CACHE_HOME/dl, ~/.cache/dl).
+std::string cache_dir();
+
+}  // namespace dl::rt

@@ -1,0 +1,39 @@
+// The profitability controller's hooks into the launch path (policy.cpp).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "runtime.hpp"
+
+namespace dl::rt {
+
+struct Decision {
+  bool transform = false;            // run the transformed kernel (converting what it needs)
+  bool measure = false;              // time this launch (event profiling) for the rule
+  bool sync = false;                 // and wait for that time before the launch returns (the first
+                                     // launch of each kind: the rule cannot decide without it)
+  std::shared_ptr<KernelPolicy> kp;  // null unless DL_POLICY=auto
+  std::string why;
+};
+
+/// At a launch of a kernel with a shadow: convert the buffers `converting` (handle, bytes
+/// of the records to convert) and run transformed, or keep AoS? Called with the runtime's
+/// lock held.
+Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
+                const std::vector<std::pair<cl_mem, std::size_t>>& converting);
+
+/// A launch to time once DL's lock is released (Decision::sync).
+struct SyncMeasure {
+  cl_event e = nullptr;  // retained
+  std::shared_ptr<KernelPolicy> kp;
+  bool transformed = false;
+  /// Waits for the launch and gives its time to the rule (no lock held).
+  void finish();
+};
+
+/// After the launch was enqueued with event `e`: counts it, and feeds its time to the rule
+/// when the decision asked to measure it (through `sync` when it must be waited for).
+void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, SyncMeasure* sync);
+
+}  // namespace dl::rt
