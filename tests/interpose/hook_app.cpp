@@ -115,6 +115,40 @@ float total(Ctx& c, cl_mem m, int n) {
   return r;
 }
 
+void set_args(cl_kernel k, std::initializer_list<std::pair<std::size_t, const void*>> args) {
+  cl_uint i = 0;
+  for (const auto& [size, value] : args) CHECK(cl.clSetKernelArg(k, i++, size, value));
+}
+
+void launch(Ctx& c, cl_kernel k, std::size_t global, cl_command_queue q, cl_uint nw,
+            const cl_event* w, cl_event* e) {
+  const std::size_t g = (global + 63) / 64 * 64, l = 64;
+  CHECK(cl.clEnqueueNDRangeKernel(q ? q : c.queue, k, 1, nullptr, &g, &l, nw, w, e));
+}
+
+cl_mem plain(Ctx& c, std::size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  CHECK(err);
+  return m;
+}
+
+cl_mem sub(cl_mem parent, std::size_t origin, std::size_t size) {
+  cl_buffer_region r{origin, size};
+  cl_int err = CL_SUCCESS;
+  cl_mem m =
+      cl.clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+  CHECK(err);
+  return m;
+}
+
+void read_floats(Ctx& c, cl_mem m, std::size_t n, cl_command_queue q) {
+  std::vector<float> v(n, -7.0f);
+  CHECK(cl.clEnqueueReadBuffer(q ? q : c.queue, m, CL_TRUE, 0, n * sizeof(float), v.data(), 0,
+                               nullptr, nullptr));
+  c.keep(v.data(), n * sizeof(float));
+}
+
 namespace {
 
 // ---- scenarios -------------------------------------------------------------------
@@ -380,6 +414,7 @@ Scenarios all_scenarios() {
       {"linked", linked},
   };
   add_trust_scenarios(s);
+  add_policy_scenarios(s);
   return s;
 }
 

@@ -8,26 +8,27 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
 
-#define API_LIST(X)                                                                               \
-  X(clGetPlatformIDs)                                                                             \
-  X(clGetDeviceIDs)                                                                               \
-  X(clGetDeviceInfo) X(clCreateContext) X(clCreateCommandQueueWithProperties)                     \
-      X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo) X(clGetProgramInfo) \
-          X(clCreateProgramWithBinary) X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer)      \
-              X(clCreateSubBuffer) X(clCreateImage) X(clEnqueueNDRangeKernel)                     \
-                  X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect)       \
-                      X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer) X(clEnqueueMapBuffer)         \
-                          X(clEnqueueUnmapMemObject) X(clEnqueueReadImage) X(clFinish) X(clFlush) \
-                              X(clWaitForEvents) X(clGetEventInfo) X(clCreateUserEvent)           \
-                                  X(clSetUserEventStatus) X(clReleaseEvent) X(clReleaseMemObject) \
-                                      X(clReleaseKernel) X(clReleaseProgram)                      \
-                                          X(clReleaseCommandQueue) X(clReleaseContext)            \
-                                              X(clCompileProgram) X(clLinkProgram)                \
-                                                  X(clCloneKernel)
+#define API_LIST(X)                                                                                \
+  X(clGetPlatformIDs)                                                                              \
+  X(clGetDeviceIDs)                                                                                \
+  X(clGetDeviceInfo)                                                                               \
+  X(clCreateContext) X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource)            \
+      X(clBuildProgram) X(clGetProgramBuildInfo) X(clGetProgramInfo) X(clCreateProgramWithBinary)  \
+          X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer)               \
+              X(clCreateImage) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                    \
+                  X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)        \
+                      X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)      \
+                          X(clEnqueueReadImage) X(clFinish) X(clFlush) X(clWaitForEvents)          \
+                              X(clGetEventInfo) X(clCreateUserEvent) X(clSetUserEventStatus)       \
+                                  X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel)       \
+                                      X(clReleaseProgram) X(clReleaseCommandQueue)                 \
+                                          X(clReleaseContext) X(clCompileProgram) X(clLinkProgram) \
+                                              X(clCloneKernel)
 
 struct Api {
 #define X(name) decltype(&::name) name = nullptr;
@@ -79,9 +80,19 @@ cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra = 0);
 void step(Ctx& c, cl_kernel k, cl_mem m, int n, float dt, cl_command_queue q = nullptr,
           cl_uint nw = 0, const cl_event* w = nullptr, cl_event* e = nullptr);
 void read_all(Ctx& c, cl_mem m, std::size_t n);
+void set_args(cl_kernel k, std::initializer_list<std::pair<std::size_t, const void*>> args);
+/// A 1-D launch of `global` work-items (rounded up to work-groups of 64).
+void launch(Ctx& c, cl_kernel k, std::size_t global, cl_command_queue q = nullptr, cl_uint nw = 0,
+            const cl_event* w = nullptr, cl_event* e = nullptr);
+cl_mem plain(Ctx& c, std::size_t bytes);
+cl_mem sub(cl_mem parent, std::size_t origin, std::size_t size);
+void read_floats(Ctx& c, cl_mem m, std::size_t n, cl_command_queue q = nullptr);
 
 using Scenarios = std::map<std::string, std::function<void(Ctx&)>>;
 /// trust_scenarios.cpp: one scenario per way DL once changed the application's bytes.
 void add_trust_scenarios(Scenarios& s);
+/// policy_scenarios.cpp: scenarios of the profitability controller and of host accesses
+/// that need no conversion.
+void add_policy_scenarios(Scenarios& s);
 
 }  // namespace hookapp

@@ -40,7 +40,11 @@ Result run(const std::string& scenario, const std::string& mode, const std::stri
   // Each test runs in its own process, in parallel with others: the pid keeps names apart.
   const std::string tag = kTmp + "/" + scenario + "_" + mode + "_" + std::to_string(getpid()) +
                           "_" + std::to_string(++counter);
-  std::string cmd = "env DL_TEST_KERNELS='" + kernels + "' DL_REPORT='" + tag + ".json' " + env;
+  // The hook tests check the mechanics of every launch: DL_POLICY=always unless a test
+  // sets the policy; calibrations go to a cache of the test tree.
+  std::string cmd = "env DL_TEST_KERNELS='" + kernels + "' DL_REPORT='" + tag +
+                    ".json' DL_CACHE_DIR='" + kTmp + "/cache' " +
+                    (env.find("DL_POLICY") == std::string::npos ? "DL_POLICY=always " : "") + env;
   if (mode == "preload" || mode == "both") cmd += " LD_PRELOAD='" + kLib + "'";
   if (mode == "layer" || mode == "both") cmd += " OPENCL_LAYERS='" + kLib + "'";
   cmd +=

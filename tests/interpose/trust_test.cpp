@@ -110,9 +110,9 @@ TEST(Trust, TraceIsStreamedNotHeld) {
 
 TEST(Trust, DlRunWritesItsReport) {
   const std::string out = kTmp + "/dl_run_" + std::to_string(getpid());
-  const std::string cmd = "env DL_TEST_KERNELS='" + kKernels + "' '" DL_RUN "' --report '" + out +
-                          ".json' -- '" + kApp + "' basic '" + out + ".bin' > '" + out +
-                          ".log' 2>&1";
+  const std::string cmd = "env DL_POLICY=always DL_TEST_KERNELS='" + kKernels +
+                          "' '" DL_RUN "' --report '" + out + ".json' -- '" + kApp + "' basic '" +
+                          out + ".bin' > '" + out + ".log' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(out + ".log");
   Result r;
   r.log = slurp(out + ".log");
@@ -125,15 +125,16 @@ TEST(Trust, DlRunWritesItsReport) {
 
 TEST(Trust, SummaryAloneIsPrinted) {
   const std::string out = kTmp + "/summary_" + std::to_string(getpid());
-  const std::string cmd = "env DL_TEST_KERNELS='" + kKernels + "' DL_SUMMARY=1 LD_PRELOAD='" +
-                          kLib + "' '" + kApp + "' basic '" + out + ".bin' > '" + out +
-                          ".log' 2>&1";
+  const std::string cmd = "env DL_POLICY=always DL_TEST_KERNELS='" + kKernels +
+                          "' DL_SUMMARY=1 LD_PRELOAD='" + kLib + "' '" + kApp + "' basic '" + out +
+                          ".bin' > '" + out + ".log' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string log = slurp(out + ".log");
   EXPECT_NE(log.find("[dl] summary: 5 kernel launches (5 transformed"), std::string::npos) << log;
   // The same through dl-run.
-  const std::string cmd2 = "env DL_TEST_KERNELS='" + kKernels + "' '" DL_RUN "' --summary -- '" +
-                           kApp + "' basic '" + out + ".bin' > '" + out + ".log2' 2>&1";
+  const std::string cmd2 = "env DL_POLICY=always DL_TEST_KERNELS='" + kKernels +
+                           "' '" DL_RUN "' --summary -- '" + kApp + "' basic '" + out +
+                           ".bin' > '" + out + ".log2' 2>&1";
   ASSERT_EQ(std::system(cmd2.c_str()), 0);
   const std::string log2 = slurp(out + ".log2");
   EXPECT_NE(log2.find("[dl] summary: 5 kernel launches (5 transformed"), std::string::npos) << log2;

@@ -1,0 +1,85 @@
+// Scenarios of the profitability controller, and of host accesses that touch no
+// converted byte (no conversion back is needed for them).
+#include "hook_app.hpp"
+
+namespace hookapp {
+namespace {
+
+/// `//DL: AoS: p[n]` with n = 500 of 1000 records: the host rewrites records 600..699
+/// between launches, bytes DL never converted.
+void host_writes_outside(Ctx& c) {
+  constexpr int cap = N, n = 500;
+  auto v = make_particles(cap, 51), w = make_particles(100, 52);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance_cap");
+  const float dt = 0.25f;
+  for (int it = 0; it < 20; ++it) {
+    CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_FALSE, 600 * sizeof(Particle),
+                                  w.size() * sizeof(Particle), w.data(), 0, nullptr, nullptr));
+    set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof cap, &cap}, {sizeof dt, &dt}});
+    launch(c, k, cap);
+  }
+  read_all(c, m, cap);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// The host rewrites exactly the converted records [0, n) before every launch: they are
+/// replaced, so they become AoS without a conversion back.
+void host_rewrites_converted(Ctx& c) {
+  constexpr int cap = N, n = 500;
+  auto v = make_particles(cap, 53);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance_cap");
+  const float dt = 0.25f;
+  for (int it = 0; it < 10; ++it) {
+    auto w = make_particles(n, 60 + it);
+    CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_FALSE, 0, n * sizeof(Particle), w.data(), 0,
+                                  nullptr, nullptr));
+    set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof cap, &cap}, {sizeof dt, &dt}});
+    launch(c, k, cap);
+    CHECK(cl.clFinish(c.queue));  // w goes out of scope
+  }
+  read_all(c, m, cap);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// Many launches of one kernel, then a read: the controller's long epoch.
+void long_run(Ctx& c) {
+  auto v = make_particles(N, 54);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  for (int it = 0; it < 40; ++it) step(c, k, m, N, 0.001f * static_cast<float>(it + 1));
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+/// One launch between host reads, many times: epochs of one launch.
+void read_every_launch(Ctx& c) {
+  auto v = make_particles(N, 55);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  for (int it = 0; it < 30; ++it) {
+    step(c, k, m, N, 0.001f * static_cast<float>(it + 1));
+    Particle p{};
+    CHECK(cl.clEnqueueReadBuffer(c.queue, m, CL_TRUE, 7 * sizeof(Particle), sizeof p, &p, 0,
+                                 nullptr, nullptr));
+    c.keep(&p, sizeof p);
+  }
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
+}  // namespace
+
+void add_policy_scenarios(Scenarios& s) {
+  s["host_writes_outside"] = host_writes_outside;
+  s["host_rewrites_converted"] = host_rewrites_converted;
+  s["long_run"] = long_run;
+  s["read_every_launch"] = read_every_launch;
+}
+
+}  // namespace hookapp

@@ -1,0 +1,134 @@
+// The profitability controller under the runtime (DL_POLICY=auto): calibration and its
+// cache, decisions from measured times, and host accesses that need no conversion back.
+// Bytes are compared with the native run every time.
+#include <cstdio>
+
+#include "run_app.hpp"
+
+namespace {
+
+/// A calibration cache directory of this test process.
+std::string cache_dir(const std::string& name) {
+  const std::string d = kTmp + "/cache_" + name + "_" + std::to_string(getpid());
+  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  return d;
+}
+
+/// Calibrates into `dir`, then rewrites the device's entry with `edit`.
+void calibrate(const std::string& dir, const std::function<void(nlohmann::json&)>& edit = nullptr) {
+  Result r = run("basic", "preload", "DL_POLICY=auto DL_CACHE_DIR='" + dir + "'");
+  ASSERT_EQ(r.status, 0) << r.log;
+  auto j = nlohmann::json::parse(slurp(dir + "/calibration.json"), nullptr, false);
+  ASSERT_TRUE(j.is_object() && j["devices"].size() == 1u) << slurp(dir + "/calibration.json");
+  if (!edit) return;
+  for (auto& [key, d] : j["devices"].items()) edit(d);
+  std::ofstream(dir + "/calibration.json") << j.dump(2);
+}
+
+std::string auto_env(const std::string& dir) {
+  return "DL_POLICY=auto DL_CACHE_DIR='" + dir + "'";
+}
+
+TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
+  const std::string dir = cache_dir("once");
+  Result first = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", first);
+  const auto& d1 = first.report["policy"]["devices"][0];
+  EXPECT_EQ(d1["calibrated"], true) << first.report["policy"].dump(2);
+  EXPECT_EQ(d1["cached"], false);
+  EXPECT_GT(d1["to_layout_GBps"].get<double>(), 0);
+  Result second = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", second);
+  EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
+  // DL_CALIBRATE measures again.
+  Result again = run("long_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
+  EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
+}
+
+TEST(Policy, DeviceWhereConvertingNeverPaysBuildsNothing) {
+  const std::string dir = cache_dir("never_pays");
+  calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = false; });
+  Result r = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_NE((*k)["policy"].get<std::string>().find("converting never pays"), std::string::npos)
+      << r.report.dump(2);
+}
+
+TEST(Policy, ExpensiveConversionsAreNeverTried) {
+  const std::string dir = cache_dir("expensive");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e-6;  // a round trip of days
+    d["to_aos_bytes_per_ns"] = 1e-6;
+  });
+  Result r = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", r);
+  EXPECT_EQ(total(r, "marshals"), 0u) << r.report.dump(2);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["kept_aos"], 40);
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_EQ(rule["verdict"], "unknown");
+  EXPECT_GT(rule["aos_ms"].get<double>(), 0);  // measured
+  EXPECT_NE(rule["decision"].get<std::string>().find("exploring once"), std::string::npos);
+}
+
+TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
+  const std::string dir = cache_dir("cheap");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e9;  // free
+    d["to_aos_bytes_per_ns"] = 1e9;
+  });
+  Result r = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", r);
+  EXPECT_GE(total(r, "marshals"), 1u);
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_NE(rule["verdict"], "unknown") << r.report["policy"].dump(2);
+  EXPECT_GT(rule["aos_ms"].get<double>(), 0);
+  EXPECT_GT(rule["transformed_ms"].get<double>(), 0);
+  // Transformed launches whenever the rule said it pays; AoS otherwise.
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 40);
+}
+
+TEST(Policy, NeverIsPassThroughWithTracking) {
+  Result r = run("partial", "preload", "DL_POLICY=never");
+  expect_same("partial", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  EXPECT_EQ(total(r, "kernel_launches"), 7u);
+}
+
+TEST(Policy, EveryLaunchReadBackStaysAoSWithRealCosts) {
+  // Epochs of one launch: a round trip of conversions of the whole buffer per launch is
+  // not paid back by one launch on this device (its real calibration).
+  const std::string dir = cache_dir("read_every");
+  Result r = run("read_every_launch", "preload", auto_env(dir));
+  expect_same("read_every_launch", r);
+  EXPECT_LE(total(r, "marshals"), 2u) << r.report["policy"].dump(2);  // at most one trial
+}
+
+// Host accesses that need no conversion back (DL_POLICY=always: mechanics).
+
+TEST(HostAccess, WritesOutsideTheConvertedRecordsKeepTheLayout) {
+  Result r = run("host_writes_outside", "preload");
+  expect_same("host_writes_outside", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 20u);
+  EXPECT_EQ(total(r, "marshals"), 2u) << r.report.dump(2);  // there, and back for the read
+}
+
+TEST(HostAccess, WriteOfExactlyTheConvertedRecordsNeedsNoConversionBack) {
+  Result r = run("host_rewrites_converted", "preload");
+  expect_same("host_rewrites_converted", r);
+  ASSERT_TRUE(r.report["buffers"].is_array() && !r.report["buffers"].empty());
+  EXPECT_EQ(r.report["buffers"][0]["to_target"], 10);
+  EXPECT_EQ(r.report["buffers"][0]["to_aos"], 1) << r.report.dump(2);
+}
+
+}  // namespace
