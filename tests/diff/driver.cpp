@@ -235,6 +235,7 @@ int drive(const Config& c) {
   const auto deadline = Clock::now() + std::chrono::seconds(c.shrink_seconds);
   bool failed = false;
   std::map<std::string, int> shrunk;  // reproducers printed per family (all ways)
+  std::set<std::string> elsewhere;    // families another chunk shrinks
   for (const Way& w : c.ways) {
     std::map<std::uint64_t, std::string> died;
     std::string at_exit;
@@ -282,10 +283,16 @@ int drive(const Config& c) {
     // Reproducers for the first cases of each family, shrunk while time is left.
     for (std::uint64_t i : diff) {
       const std::string& fam = native.at(i).family;
-      if (shrunk[fam] >= c.shrink || !claim(c, fam, shrunk[fam])) continue;
+      if (shrunk[fam] >= c.shrink) continue;
       if (Clock::now() >= deadline) {
         std::cout << "  (no time left to shrink more cases: --shrink-seconds)\n";
         break;
+      }
+      if (!claim(c, fam, shrunk[fam])) {  // another chunk of this test run has it
+        if (elsewhere.insert(fam).second)
+          std::cout << "  (family " << fam
+                    << ": its reproducer is printed by another chunk of this run)\n";
+        continue;
       }
       ++shrunk[fam];
       std::cout << "\n  REPRODUCER (" << w.label() << ", family " << fam << "):\n";
