@@ -1,0 +1,352 @@
+// Kernels of DL's differential tester (tests/diff): plain OpenCL C with //DL:
+// annotations, rewritten at build time by dl-annotate (dl_annotate() in
+// tests/diff/CMakeLists.txt). One program holds every kernel so that each process
+// compiles it once; cases vary arguments, never this text.
+//
+// Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
+// -> ASTA(8), const, two annotated buffers, an annotated buffer next to a plain one,
+// flat arrays g[n][S] with S odd, a bound other than n (if (i < cap)), and kernels
+// without annotation. Arithmetic is exact (integer operations, float additions of
+// small integers and multiplications by two), so the original and the rewritten kernel
+// give the same bits whatever the compiler contracts or vectorises.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+typedef struct {
+  float f;
+  double d;
+} rec_fd;
+
+//DL: AoS: p[n]
+__kernel void upd_fd(__global rec_fd *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].f += (float)k;
+  p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+//DL: AoS: p[n] -> DA
+__kernel void updda_fd(__global rec_fd *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].f += (float)k;
+  p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+//DL: AoS: p[n] -> ASTA(8)
+__kernel void updt_fd(__global rec_fd *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].f += (float)k;
+  p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+//DL: AoS: p[global_size(0)]
+__kernel void updg_fd(__global rec_fd *p, int k) {
+  int i = get_global_id(0);
+  p[i].f += (float)k;
+  p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+// The bound is cap, not n: n may be smaller than the range the kernel touches.
+//DL: AoS: p[n]
+__kernel void cap_fd(__global rec_fd *p, int n, int cap, int k) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].f += (float)k;
+    p[i].d = p[i].d * 2.0 - (double)k;
+  }
+}
+
+//DL: AoS: const p[n]
+__kernel void sum_fd(__global const rec_fd *p, int n, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  ulong d = as_ulong(p[i].d);
+  out[i] = as_uint(p[i].f) ^ (uint)d ^ (uint)(d >> 32) * 3u;
+}
+
+//DL: AoS: a[n], const b[n]
+__kernel void pair_fd(__global rec_fd *a, __global const rec_fd *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].d += (double)b[i].f + (double)k;
+}
+
+// b is a plain argument: DL keeps it AoS.
+//DL: AoS: a[n]
+__kernel void half_fd(__global rec_fd *a, __global const rec_fd *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].f += (float)b[i].d;
+}
+
+__kernel void plain_fd(__global rec_fd *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].f += (float)k;
+  p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+typedef struct {
+  char c;
+  int i;
+  short s;
+} rec_cis;
+
+//DL: AoS: p[n]
+__kernel void upd_cis(__global rec_cis *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].c += (char)k;
+  p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+  p[i].s ^= (short)k;
+}
+
+//DL: AoS: p[n] -> DA
+__kernel void updda_cis(__global rec_cis *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].c += (char)k;
+  p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+  p[i].s ^= (short)k;
+}
+
+//DL: AoS: p[n] -> ASTA(8)
+__kernel void updt_cis(__global rec_cis *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].c += (char)k;
+  p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+  p[i].s ^= (short)k;
+}
+
+//DL: AoS: p[global_size(0)]
+__kernel void updg_cis(__global rec_cis *p, int k) {
+  int i = get_global_id(0);
+  p[i].c += (char)k;
+  p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+  p[i].s ^= (short)k;
+}
+
+// The bound is cap, not n: n may be smaller than the range the kernel touches.
+//DL: AoS: p[n]
+__kernel void cap_cis(__global rec_cis *p, int n, int cap, int k) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].c += (char)k;
+    p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+    p[i].s ^= (short)k;
+  }
+}
+
+//DL: AoS: const p[n]
+__kernel void sum_cis(__global const rec_cis *p, int n, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  out[i] = (uint)p[i].c * 65599u ^ (uint)p[i].i * 31u ^ (uint)p[i].s;
+}
+
+//DL: AoS: a[n], const b[n]
+__kernel void pair_cis(__global rec_cis *a, __global const rec_cis *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].i = (int)((uint)a[i].i + (uint)b[i].s + (uint)k);
+}
+
+// b is a plain argument: DL keeps it AoS.
+//DL: AoS: a[n]
+__kernel void half_cis(__global rec_cis *a, __global const rec_cis *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].s += (short)b[i].c;
+}
+
+__kernel void plain_cis(__global rec_cis *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].c += (char)k;
+  p[i].i = (int)((uint)p[i].i * 3u + (uint)k);
+  p[i].s ^= (short)k;
+}
+
+typedef struct {
+  float4 v;
+  int k;
+} rec_f4i;
+
+//DL: AoS: p[n]
+__kernel void upd_f4i(__global rec_f4i *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].v = p[i].v * 2.0f + (float)k;
+  p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+//DL: AoS: p[n] -> DA
+__kernel void updda_f4i(__global rec_f4i *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].v = p[i].v * 2.0f + (float)k;
+  p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+//DL: AoS: p[n] -> ASTA(8)
+__kernel void updt_f4i(__global rec_f4i *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].v = p[i].v * 2.0f + (float)k;
+  p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+//DL: AoS: p[global_size(0)]
+__kernel void updg_f4i(__global rec_f4i *p, int k) {
+  int i = get_global_id(0);
+  p[i].v = p[i].v * 2.0f + (float)k;
+  p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+// The bound is cap, not n: n may be smaller than the range the kernel touches.
+//DL: AoS: p[n]
+__kernel void cap_f4i(__global rec_f4i *p, int n, int cap, int k) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].v = p[i].v * 2.0f + (float)k;
+    p[i].k = (int)((uint)p[i].k + (uint)k);
+  }
+}
+
+//DL: AoS: const p[n]
+__kernel void sum_f4i(__global const rec_f4i *p, int n, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float4 v = p[i].v;
+  out[i] = as_uint(v.x) ^ as_uint(v.y) * 3u ^ as_uint(v.z) * 5u ^ as_uint(v.w) * 7u ^ (uint)p[i].k;
+}
+
+//DL: AoS: a[n], const b[n]
+__kernel void pair_f4i(__global rec_f4i *a, __global const rec_f4i *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].k = (int)((uint)a[i].k + as_uint(b[i].v.y) + (uint)k);
+}
+
+// b is a plain argument: DL keeps it AoS.
+//DL: AoS: a[n]
+__kernel void half_f4i(__global rec_f4i *a, __global const rec_f4i *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[i].k ^= as_int(b[i].v.z);
+}
+
+__kernel void plain_f4i(__global rec_f4i *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  p[i].v = p[i].v * 2.0f + (float)k;
+  p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+//DL: AoS: g[n][3]
+__kernel void fupd_3(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[3 * i + 0] += (float)(k + 0);
+  g[3 * i + 1] += (float)(k + 1);
+  g[3 * i + 2] += (float)(k + 2);
+}
+
+//DL: AoS: g[global_size(0)][3]
+__kernel void fupdg_3(__global float *g, int k) {
+  int i = get_global_id(0);
+  g[3 * i + 0] += (float)(k + 0);
+  g[3 * i + 1] += (float)(k + 1);
+  g[3 * i + 2] += (float)(k + 2);
+}
+
+//DL: AoS: g[n][3]
+__kernel void fcap_3(__global float *g, int n, int cap, int k) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    g[3 * i + 0] += (float)(k + 0);
+    g[3 * i + 1] += (float)(k + 1);
+    g[3 * i + 2] += (float)(k + 2);
+  }
+}
+
+//DL: AoS: const g[n][3]
+__kernel void fsum_3(__global const float *g, int n, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  out[i] = as_uint(g[3 * i + 0]) * 1u ^ as_uint(g[3 * i + 1]) * 3u ^ as_uint(g[3 * i + 2]) * 5u;
+}
+
+//DL: AoS: a[n][3], b[n][3]
+__kernel void fpair_3(__global float *a, __global float *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[3 * i] += b[3 * i + 1] + (float)k;
+}
+
+__kernel void fplain_3(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[3 * i + 0] += (float)(k + 0);
+  g[3 * i + 1] += (float)(k + 1);
+  g[3 * i + 2] += (float)(k + 2);
+}
+
+//DL: AoS: g[n][5]
+__kernel void fupd_5(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[5 * i + 0] += (float)(k + 0);
+  g[5 * i + 1] += (float)(k + 1);
+  g[5 * i + 2] += (float)(k + 2);
+  g[5 * i + 3] += (float)(k + 3);
+  g[5 * i + 4] += (float)(k + 4);
+}
+
+//DL: AoS: g[global_size(0)][5]
+__kernel void fupdg_5(__global float *g, int k) {
+  int i = get_global_id(0);
+  g[5 * i + 0] += (float)(k + 0);
+  g[5 * i + 1] += (float)(k + 1);
+  g[5 * i + 2] += (float)(k + 2);
+  g[5 * i + 3] += (float)(k + 3);
+  g[5 * i + 4] += (float)(k + 4);
+}
+
+//DL: AoS: g[n][5]
+__kernel void fcap_5(__global float *g, int n, int cap, int k) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    g[5 * i + 0] += (float)(k + 0);
+    g[5 * i + 1] += (float)(k + 1);
+    g[5 * i + 2] += (float)(k + 2);
+    g[5 * i + 3] += (float)(k + 3);
+    g[5 * i + 4] += (float)(k + 4);
+  }
+}
+
+//DL: AoS: const g[n][5]
+__kernel void fsum_5(__global const float *g, int n, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  out[i] = as_uint(g[5 * i + 0]) * 1u ^ as_uint(g[5 * i + 1]) * 3u ^ as_uint(g[5 * i + 2]) * 5u ^ as_uint(g[5 * i + 3]) * 7u ^ as_uint(g[5 * i + 4]) * 9u;
+}
+
+//DL: AoS: a[n][5], b[n][5]
+__kernel void fpair_5(__global float *a, __global float *b, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  a[5 * i] += b[5 * i + 1] + (float)k;
+}
+
+__kernel void fplain_5(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[5 * i + 0] += (float)(k + 0);
+  g[5 * i + 1] += (float)(k + 1);
+  g[5 * i + 2] += (float)(k + 2);
+  g[5 * i + 3] += (float)(k + 3);
+  g[5 * i + 4] += (float)(k + 4);
+}
