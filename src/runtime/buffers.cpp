@@ -166,7 +166,7 @@ void Runtime::order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wa
 
 void Runtime::add_user(cl_mem m, cl_event e, cl_command_queue q, bool tainted) {
   BufferState* b = buffer(m);
-  if (!b || !b->annotated) return;
+  if (!b || !watched(m)) return;
   // On an in-order queue the last command stands for all earlier ones, and needs no event
   // of its own until another queue must wait for it (wait_event()).
   if (queue(q).in_order) {

@@ -199,13 +199,11 @@ cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitL
 
 /// The application's own kernel on AoS bytes.
 cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail,
-                    std::unique_lock<std::mutex>& lock, const Decision& d = {}) {
+                    const Decision& d = {}) {
   bool watched = false;
   for (const auto& a : ks.args) watched = watched || (a.mem && rt.watched(a.mem));
-  if (!watched && !may_fail && !rt.controls.profiling() && !d.kp) {
-    lock.unlock();
-    return forward(l, l.kernel, l.num_wait, l.wait, l.event);
-  }
+  if (!watched && !may_fail && !rt.controls.profiling() && !d.kp)
+    return forward(l, l.kernel, l.num_wait, l.wait, l.event);  // under the lock (observe.hpp)
   WaitList w(l.num_wait, l.wait, may_fail);
   for (const auto& a : ks.args)
     if (a.mem && rt.watched(a.mem)) {
@@ -272,13 +270,13 @@ cl_int run(const Launch& l) {
   bool all_set = true;
   for (const auto& a : ks.args) all_set = all_set && a.set;
   if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
-    lock.unlock();  // the application's error: the implementation reports it
+    // The application's error: the implementation reports it.
     cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
-    if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
+    if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait)) rt.taint(*l.event);
     return st;
   }
   const bool may_fail = rt.any_tainted(l.num_wait, l.wait);
-  if (!ks.shadow) return launch_plain(rt, ks, l, may_fail, lock);
+  if (!ks.shadow) return launch_plain(rt, ks, l, may_fail);
 
   const size_t one = 1;
   Launch ll = l;
@@ -304,7 +302,7 @@ cl_int run(const Launch& l) {
     if (!d.transform) {
       ks.stats->kept_aos++;
       if (!d.why.empty()) ks.stats->policy = d.why;
-      return launch_plain(rt, ks, l, may_fail, lock, d);
+      return launch_plain(rt, ks, l, may_fail, d);
     }
     if (!d.why.empty()) ks.stats->policy = d.why;
     cl_int st = launch_transformed(rt, ks, l, nds, d, why);
@@ -313,7 +311,7 @@ cl_int run(const Launch& l) {
   log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
   ks.stats->fallbacks++;
   ks.stats->fallback_reasons.insert(why);
-  return launch_plain(rt, ks, l, may_fail, lock);
+  return launch_plain(rt, ks, l, may_fail);
 }
 
 /// run(), then the measurement the controller waits for (outside DL's lock).

@@ -39,11 +39,9 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void* mapped_p
         BufferState* b = rt.buffer(memobj);
         const bool may_fail = rt.any_tainted(nw, wl);
         if (!b || !rt.watched(memobj)) {
-          lock.unlock();
           cl_int st = real().clEnqueueUnmapMemObject(q, memobj, mapped_ptr, nw, wl, ev);
           if (st == CL_SUCCESS) {
-            lock.lock();
-            if (BufferState* x = rt.buffer(memobj); x && x->maps) x->maps--;
+            if (b && b->maps) b->maps--;
             if (may_fail && ev) rt.taint(*ev);
           }
           return st;

@@ -90,7 +90,24 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   // After every earlier command on these bytes, whatever its queue.
   WaitList deps(0, nullptr, false);
   for (cl_event e : wait.for_conversion()) deps.add(e);
-  for (BufferState* x : family(b.mem)) {
+  const std::vector<BufferState*> fam = family(b.mem);
+  bool history_known = true;
+  for (BufferState* x : fam) history_known = history_known && x->users_known;
+  if (!history_known) {
+    // Commands enqueued before DL watched these bytes were not recorded: follow every
+    // queue of the context (a marker completes after all commands before it).
+    // (Only queues the application holds: a released handle may be gone.)
+    for (auto& [queue_handle, info] : queues)
+      if (info.app_refs && info.context == b.context && (queue_handle != q || !qi.in_order)) {
+        cl_event marker = nullptr;
+        if (real().clEnqueueMarkerWithWaitList(queue_handle, 0, nullptr, &marker) == CL_SUCCESS) {
+          deps.add(marker);
+          release(marker);
+        }
+      }
+    for (BufferState* x : fam) x->users_known = true;
+  }
+  for (BufferState* x : fam) {
     for (Access& a : x->users) deps.add(wait_event(a, q));
     if (x->conversion.event && (x->conversion.queue != q || !qi.in_order))
       deps.add(x->conversion.event);

@@ -34,10 +34,15 @@ cl_int observe(
   for (const Use& u : uses) watched = watched || (u.mem && rt.watched(u.mem));
   const bool may_fail = rt.any_tainted(num_wait, wait);
   if (!watched) {
+    // Enqueued under the lock all the same: a conversion decided on another thread right
+    // after must find this command in its queue (it waits for every earlier command).
+    cl_event own = nullptr;
+    cl_event* ev = blocking && !event ? &own : event;
+    cl_int st = enqueue(num_wait, wait, ev, false);
+    if (st == CL_SUCCESS && may_fail && ev) rt.taint(*ev);
     after();
     lock.unlock();
-    cl_int st = enqueue(num_wait, wait, event, blocking);
-    if (st == CL_SUCCESS && may_fail) propagate_taint(num_wait, wait, event);
+    if (st == CL_SUCCESS && blocking) st = finish_blocking(*ev, event != nullptr);
     return st;
   }
   WaitList w(num_wait, wait, may_fail);

@@ -9,7 +9,9 @@ void remember(cl_command_queue q, bool added) {
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   rt.queues.erase(q);  // a recycled handle: query it afresh
-  rt.queue(q).profiling_added = added;
+  QueueInfo& qi = rt.queue(q);
+  qi.profiling_added = added;
+  qi.app_refs = 1;
 }
 
 }  // namespace
@@ -79,16 +81,28 @@ cl_int clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, siz
   return st;
 }
 
+cl_int clRetainCommandQueue(cl_command_queue q) {
+  cl_int st = real().clRetainCommandQueue(q);
+  if (st == CL_SUCCESS) {
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (auto it = rt.queues.find(q); it != rt.queues.end() && it->second.app_refs)
+      it->second.app_refs++;
+  }
+  return st;
+}
+
 cl_int clReleaseCommandQueue(cl_command_queue q) {
   guarded(
       [&] {
-        cl_uint refs = 0;
-        real().clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
-        if (refs != 1) return 0;
-        // The queue goes away: buffers whose last user was recorded as "the last command of
-        // this in-order queue" get a marker event instead, and the queue is forgotten.
+        // The application's last reference (the implementation may hold the queue longer):
+        // buffers whose last user was recorded as "the last command of this in-order
+        // queue" get a marker event instead, and the queue is forgotten (its handle may be
+        // recycled).
         Runtime& rt = Runtime::get();
         std::lock_guard<std::mutex> lock(rt.mutex);
+        auto it = rt.queues.find(q);
+        if (it == rt.queues.end() || (it->second.app_refs && --it->second.app_refs)) return 0;
         for (auto& [mem, b] : rt.buffers) {
           for (Access& a : b.users)
             if (a.queue == q) {

@@ -81,6 +81,7 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   DL_HOOK(clCreateCommandQueue)
   DL_HOOK(clCreateCommandQueueWithProperties)
   DL_HOOK(clGetCommandQueueInfo)
+  DL_HOOK(clRetainCommandQueue)
   DL_HOOK(clReleaseCommandQueue)
   DL_HOOK(clEnqueueNDRangeKernel)
   DL_HOOK(clEnqueueTask)

@@ -147,6 +147,8 @@ struct BufferState {
   bool annotated = false;  // ever bound to an annotated argument: track its users
   std::vector<std::shared_ptr<KernelPolicy>> policies;  // kernels that converted it
   std::vector<Access> users;  // commands that touched it since its last conversion
+  bool users_known = false;   // every command on it since its creation is in `users`
+                              // (false until it is first watched)
   Access conversion;          // its last conversion (later commands on other queues wait)
   std::shared_ptr<BufferStats> stats;
 };
@@ -156,6 +158,7 @@ struct QueueInfo {
   cl_device_id device = nullptr;
   bool in_order = true;
   bool profiling_added = false;
+  std::uint32_t app_refs = 0;  // the application's references; 0: not created through DL
 };
 
 /// Wait list under construction: the application's events plus DL's (retained, released
@@ -355,6 +358,7 @@ decltype(::clCreateImageWithProperties) clCreateImageWithProperties;
 decltype(::clCreateCommandQueue) clCreateCommandQueue;
 decltype(::clCreateCommandQueueWithProperties) clCreateCommandQueueWithProperties;
 decltype(::clGetCommandQueueInfo) clGetCommandQueueInfo;
+decltype(::clRetainCommandQueue) clRetainCommandQueue;
 decltype(::clReleaseCommandQueue) clReleaseCommandQueue;
 // launch.cpp
 decltype(::clEnqueueNDRangeKernel) clEnqueueNDRangeKernel;
