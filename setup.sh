@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
           clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
-          libspdlog-dev libgtest-dev nlohmann-json3-dev)
+          libspdlog-dev libgtest-dev nlohmann-json3-dev python3)
 
 install_deps() {
   local missing=()

@@ -48,12 +48,8 @@ void load_preload() {
   }
 #define DL_LOAD(name) g_loader.name = reinterpret_cast<decltype(g_loader.name)>(dlsym(lib, #name));
 #define DL_CL_API(ret, name, params, args) DL_LOAD(name)
-#define DL_CL_GL(ret, name, params, args) DL_LOAD(name)
 #define DL_CL_EXT(name) DL_LOAD(name)
 #include "entry_points.def"
-#undef DL_CL_API
-#undef DL_CL_GL
-#undef DL_CL_EXT
 #undef DL_LOAD
   std::lock_guard<std::mutex> lock(g_init);
   if (g_layer) return;
