@@ -14,6 +14,8 @@
 #include <cstring>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 #include "interpose.hpp"
 #include "runtime.hpp"
 
@@ -55,6 +57,8 @@ void load_preload() {
   if (g_layer) return;
   g_real = g_loader;
   finish();
+  dl::rt::log().info(
+      "DL is in through LD_PRELOAD (an OpenCL loader layer takes over if one starts)");
 }
 
 void* CL_API_CALL ext_address(const char* name) {
@@ -79,6 +83,7 @@ const cl_icd_dispatch& init_layer(const cl_icd_dispatch& target) {
   g_real = target;
   finish();
   g_layer.store(true, std::memory_order_release);
+  dl::rt::log().info("DL is in as an OpenCL loader layer");
   return g_table;
 }
 
