@@ -6,17 +6,17 @@
 //   * anything else the driver saw meanwhile is one of DL's own bookkeeping calls
 //     (queries, destructor callbacks, event retains and releases) - none natively.
 // It runs every entry point three times: where the driver succeeds (with and without
-// events asked for) and where every call fails with a code of its own. At the end, when the
-// application has released everything it got, no object of the driver may be left (DL releases what
-// it retains).
+// events asked for) and where every call fails with a code of its own. At the end, when
+// the application has released everything it got, no object of the driver may be left
+// (DL releases what it retains).
 //
-//   dl_stub_app --stub <path of the stub driver> [--dl]
+//   dl_stub_app --stub <path of the stub driver> [--dl | --report]
 //
 // --dl: DL is loaded (LD_PRELOAD and/or OPENCL_LAYERS); its bookkeeping calls are
 // expected, and each clCreateBuffer must be followed by DL's destructor callback.
-// DL_STUB_LOG=1 prints the driver's record at the end.
 // --report: DL is loaded and profiles (DL_REPORT set): it may also ask for events the
 // application does not (and must release them), and adds profiling to queues.
+// DL_STUB_LOG=1 prints the driver's whole record at the end.
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
