@@ -16,24 +16,14 @@
   DL_EXPORT ret CL_API_CALL name params {    \
     return dl::interpose::table().name args; \
   }
-#define DL_CL_GL(ret, name, params, args) DL_CL_API(ret, name, params, args)
-#define DL_CL_EXT(name)
 #include "entry_points.def"
-#undef DL_CL_API
-#undef DL_CL_GL
-#undef DL_CL_EXT
 
 namespace dl::interpose {
 
 void* exported(const char* name) {
   static const std::unordered_map<std::string_view, void*> names = {
 #define DL_CL_API(ret, name, params, args) {#name, reinterpret_cast<void*>(&::name)},
-#define DL_CL_GL(ret, name, params, args) DL_CL_API(ret, name, params, args)
-#define DL_CL_EXT(name)
 #include "entry_points.def"
-#undef DL_CL_API
-#undef DL_CL_GL
-#undef DL_CL_EXT
   };
   auto it = names.find(name);
   return it == names.end() ? nullptr : it->second;

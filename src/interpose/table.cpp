@@ -14,6 +14,8 @@
 #include <cstring>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 #include "interpose.hpp"
 #include "runtime.hpp"
 
@@ -48,17 +50,15 @@ void load_preload() {
   }
 #define DL_LOAD(name) g_loader.name = reinterpret_cast<decltype(g_loader.name)>(dlsym(lib, #name));
 #define DL_CL_API(ret, name, params, args) DL_LOAD(name)
-#define DL_CL_GL(ret, name, params, args) DL_LOAD(name)
 #define DL_CL_EXT(name) DL_LOAD(name)
 #include "entry_points.def"
-#undef DL_CL_API
-#undef DL_CL_GL
-#undef DL_CL_EXT
 #undef DL_LOAD
   std::lock_guard<std::mutex> lock(g_init);
   if (g_layer) return;
   g_real = g_loader;
   finish();
+  dl::rt::log().info(
+      "DL is in through LD_PRELOAD (an OpenCL loader layer takes over if one starts)");
 }
 
 void* CL_API_CALL ext_address(const char* name) {
@@ -83,6 +83,7 @@ const cl_icd_dispatch& init_layer(const cl_icd_dispatch& target) {
   g_real = target;
   finish();
   g_layer.store(true, std::memory_order_release);
+  dl::rt::log().info("DL is in as an OpenCL loader layer");
   return g_table;
 }
 

@@ -13,6 +13,8 @@ Marshaler::Impl::~Impl() {
   for (auto& k : kernels) api->clReleaseKernel(k.second);
   for (auto& p : programs) api->clReleaseProgram(p.second);
   for (auto& t : tables) api->clReleaseMemObject(t.second.first);
+  for (auto& s : seg_plans)
+    if (s.second.table) api->clReleaseMemObject(s.second.table);
 }
 
 std::string Marshaler::Impl::program_options(unsigned unit) const {

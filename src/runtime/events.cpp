@@ -36,12 +36,13 @@ bool Runtime::any_tainted(cl_uint n, const cl_event* list) {
   return any;
 }
 
-void Runtime::taint(cl_event e) {
-  if (!e || !tainted_events.insert(e).second) return;
+void Runtime::taint(cl_event e, bool app_holds) {
+  if (!e || !tainted_events.emplace(e, app_holds ? 1u : 0u).second) return;
   retain(e);
   // Now and then, forget the events that completed (and release them).
   if (tainted_events.size() >= 64 && (tainted_events.size() & (tainted_events.size() - 1)) == 0) {
-    std::vector<cl_event> all(tainted_events.begin(), tainted_events.end());
+    std::vector<cl_event> all;
+    for (const auto& [x, refs] : tainted_events) all.push_back(x);
     for (cl_event x : all) tainted(x);
   }
   tainted_count = tainted_events.size();
@@ -51,7 +52,7 @@ void propagate_taint(cl_uint n, const cl_event* list, const cl_event* event) {
   Runtime& rt = Runtime::get();
   if (rt.tainted_count == 0 || !event || !*event || !list) return;
   std::lock_guard<std::mutex> lock(rt.mutex);
-  if (rt.any_tainted(n, list)) rt.taint(*event);
+  if (rt.any_tainted(n, list)) rt.taint(*event, true);
 }
 
 namespace {
@@ -102,27 +103,12 @@ struct Forwarder<Field> {
 }  // namespace
 
 void install_taint_forwarders(cl_icd_dispatch& table) {
-#define DL_FORWARD(name)                                     \
+  // Every enqueue entry point of the one table (src/clapi/entry_points.def); the hooks
+  // installed after this replace the ones DL translates.
+#define DL_CL_API(ret, name, params, args)                   \
   if constexpr (Forwarder<&cl_icd_dispatch::name>::enqueues) \
     if (table.name) table.name = &Forwarder<&cl_icd_dispatch::name>::call;
-  DL_FORWARD(clEnqueueReadImage)
-  DL_FORWARD(clEnqueueWriteImage)
-  DL_FORWARD(clEnqueueCopyImage)
-  DL_FORWARD(clEnqueueFillImage)
-  DL_FORWARD(clEnqueueMapImage)
-  DL_FORWARD(clEnqueueNativeKernel)
-  DL_FORWARD(clEnqueueMigrateMemObjects)
-  DL_FORWARD(clEnqueueMarkerWithWaitList)
-  DL_FORWARD(clEnqueueBarrierWithWaitList)
-  DL_FORWARD(clEnqueueSVMFree)
-  DL_FORWARD(clEnqueueSVMMemcpy)
-  DL_FORWARD(clEnqueueSVMMemFill)
-  DL_FORWARD(clEnqueueSVMMap)
-  DL_FORWARD(clEnqueueSVMUnmap)
-  DL_FORWARD(clEnqueueSVMMigrateMem)
-  DL_FORWARD(clEnqueueAcquireGLObjects)
-  DL_FORWARD(clEnqueueReleaseGLObjects)
-#undef DL_FORWARD
+#include "entry_points.def"
 }
 
 namespace hook {
@@ -134,11 +120,38 @@ cl_event clCreateUserEvent(cl_context context, cl_int* errcode_ret) {
         [&] {
           Runtime& rt = Runtime::get();
           std::lock_guard<std::mutex> lock(rt.mutex);
-          rt.taint(e);
+          rt.taint(e, true);
           return 0;
         },
         0);
   return e;
+}
+
+// The application's references to the events DL tracks as tainted: when it lets go of
+// one, DL does too (the application can no longer wait on it).
+cl_int clRetainEvent(cl_event event) {
+  cl_int st = real().clRetainEvent(event);
+  Runtime& rt = Runtime::get();
+  if (st == CL_SUCCESS && rt.tainted_count) {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (auto it = rt.tainted_events.find(event); it != rt.tainted_events.end() && it->second)
+      it->second++;
+  }
+  return st;
+}
+
+cl_int clReleaseEvent(cl_event event) {
+  Runtime& rt = Runtime::get();
+  if (rt.tainted_count) {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    auto it = rt.tainted_events.find(event);
+    if (it != rt.tainted_events.end() && it->second && --it->second == 0) {
+      rt.tainted_events.erase(it);
+      rt.tainted_count = rt.tainted_events.size();
+      release(event);  // DL's reference; the application's goes below
+    }
+  }
+  return real().clReleaseEvent(event);
 }
 
 }  // namespace hook

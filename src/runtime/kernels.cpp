@@ -152,7 +152,7 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
                                 cl_uint* num_kernels_ret) {
   cl_uint made = 0;
   cl_int st = real().clCreateKernelsInProgram(program, num_kernels, kernels, &made);
-  if (num_kernels_ret) *num_kernels_ret = made;
+  if (num_kernels_ret && st == CL_SUCCESS) *num_kernels_ret = made;
   if (st == CL_SUCCESS && kernels)
     for (cl_uint i = 0; i < made; ++i)
       guarded([&] { return track(kernels[i], program, kernel_name(kernels[i])), 0; }, 0);

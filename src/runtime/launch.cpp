@@ -187,7 +187,7 @@ cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitL
   EventSlot ev{nullptr, l.event};
   cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(need_event));
   if (st != CL_SUCCESS) return st;
-  if (w.app_may_fail()) rt.taint(ev.get());
+  if (w.app_may_fail()) rt.taint(ev.get(), l.event != nullptr);
   for (const auto& a : ks.args)
     if (a.mem) rt.add_user(a.mem, ev.get(), l.queue, w.app_may_fail());
   if (profiling)
@@ -272,7 +272,7 @@ cl_int run(const Launch& l) {
   if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
     // The application's error: the implementation reports it.
     cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
-    if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait)) rt.taint(*l.event);
+    if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait)) rt.taint(*l.event, true);
     return st;
   }
   const bool may_fail = rt.any_tainted(l.num_wait, l.wait);

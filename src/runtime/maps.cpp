@@ -42,7 +42,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void* mapped_p
           cl_int st = real().clEnqueueUnmapMemObject(q, memobj, mapped_ptr, nw, wl, ev);
           if (st == CL_SUCCESS) {
             if (b && b->maps) b->maps--;
-            if (may_fail && ev) rt.taint(*ev);
+            if (may_fail && ev) rt.taint(*ev, true);
           }
           return st;
         }
@@ -55,7 +55,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void* mapped_p
                                                    own.ptr(!rt.queue(q).in_order || may_fail));
         if (st != CL_SUCCESS) return st;
         if (b->maps) b->maps--;
-        if (may_fail) rt.taint(own.get());
+        if (may_fail) rt.taint(own.get(), ev != nullptr);
         rt.add_user(memobj, own.get(), q, may_fail);
         return st;
       },

@@ -39,7 +39,7 @@ cl_int observe(
     cl_event own = nullptr;
     cl_event* ev = blocking && !event ? &own : event;
     cl_int st = enqueue(num_wait, wait, ev, false);
-    if (st == CL_SUCCESS && may_fail && ev) rt.taint(*ev);
+    if (st == CL_SUCCESS && may_fail && ev) rt.taint(*ev, event != nullptr);
     after();
     lock.unlock();
     if (st == CL_SUCCESS && blocking) st = finish_blocking(*ev, event != nullptr);
@@ -57,7 +57,7 @@ cl_int observe(
   cl_event* ev = event ? event : &own;
   cl_int st = enqueue(w.size(), w.data(), ev, false);
   if (st != CL_SUCCESS) return st;
-  if (may_fail) rt.taint(*ev);
+  if (may_fail) rt.taint(*ev, event != nullptr);
   for (const Use& u : uses)
     if (u.mem) rt.add_user(u.mem, *ev, q, may_fail);
   after();

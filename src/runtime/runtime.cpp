@@ -78,6 +78,8 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   DL_HOOK(clCreateImage)
   DL_HOOK(clCreateImageWithProperties)
   DL_HOOK(clCreateUserEvent)
+  DL_HOOK(clRetainEvent)
+  DL_HOOK(clReleaseEvent)
   DL_HOOK(clCreateCommandQueue)
   DL_HOOK(clCreateCommandQueueWithProperties)
   DL_HOOK(clGetCommandQueueInfo)

@@ -269,14 +269,15 @@ class Runtime {
 
   // Events that may fail (user events, and commands waiting on them): conversions never
   // wait on them. Guarded by `mutex`; `tainted_count` lets hot paths skip the lookup.
-  std::unordered_set<cl_event> tainted_events;  // retained
+  std::unordered_map<cl_event, std::uint32_t> tainted_events;  // retained; the application's
+                                                               // references (0: DL's event)
   std::atomic<std::size_t> tainted_count{0};
   /// True when `e` may still fail or has failed (its command, or one it waits on, is an
   /// unresolved or failed user event).
   bool tainted(cl_event e);
   bool any_tainted(cl_uint n, const cl_event* list);
-  /// Remembers `e` as tainted (retains it).
-  void taint(cl_event e);
+  /// Remembers `e` as tainted (retains it); `app_holds`: the application has the handle.
+  void taint(cl_event e, bool app_holds);
 
   // Report and trace.
   void profile(cl_event e, std::string name, std::string category, cl_command_queue q,
@@ -379,6 +380,8 @@ decltype(::clEnqueueMapBuffer) clEnqueueMapBuffer;
 decltype(::clEnqueueUnmapMemObject) clEnqueueUnmapMemObject;
 // events.cpp
 decltype(::clCreateUserEvent) clCreateUserEvent;
+decltype(::clRetainEvent) clRetainEvent;
+decltype(::clReleaseEvent) clReleaseEvent;
 }  // namespace hook
 
 /// events.cpp: every other enqueue entry point of `table` forwards and marks its event

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ThreadSanitizer over DL's threaded host path: dl_hook_app's "threads" scenario (four
+# host threads, each with its queue, buffer and annotated kernel) under a TSan-built
+# libdl_interpose.so, in preload mode and in dl-run's default (preload and layer), each
+# without and with a run report (DL's profiling callbacks then run on the OpenCL
+# implementation's threads). The bytes must equal the native run's and TSan must report
+# nothing (PoCL itself is not instrumented).
+#   tsan_threads.sh <dl_hook_app> <libdl_interpose.so> <work dir>
+set -euo pipefail
+app="$1" lib="$2" dir="$3"
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../interpose" && pwd)"
+mkdir -p "$dir"
+export DL_TEST_KERNELS="$src/hooks.cl"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+"$app" threads "$dir/native.bin"
+for layers in "" "$lib"; do
+  for report in "" "$dir/report.json"; do
+    rm -f "$dir/dl.bin" "$report"
+    LD_PRELOAD="$lib" OPENCL_LAYERS="$layers" DL_REPORT="$report" "$app" threads "$dir/dl.bin"
+    cmp "$dir/native.bin" "$dir/dl.bin"
+  done
+done
+transformed=$(sed -n 's/.*"transformed_launches": \([0-9]*\).*/\1/p' "$dir/report.json" | tail -1)
+[ "${transformed:-0}" = 16 ] || { echo "DL did not transform the 16 launches (${transformed:-none})" >&2; exit 1; }
+echo "threads under TSan (preload, preload+layer): same bytes as natively, $transformed transformed launches, no race reported"
