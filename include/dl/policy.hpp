@@ -38,6 +38,9 @@ class ConversionPolicy {
   ConversionPolicy() = default;
   explicit ConversionPolicy(const Params& p) : p_(p) {}
 
+  /// Before the transformed kernel exists: is the one-time cost of making it (`setup_ns`,
+  /// e.g. building a program) paid for by the AoS kernel time spent so far?
+  bool prepare(double setup_ns);
   /// At a launch whose buffers are not in the kernel's layouts: convert now? `round_trip_ns`
   /// is the estimated cost of the conversions to the layouts and back.
   bool convert(double round_trip_ns);

@@ -16,6 +16,14 @@ std::string ms(double ns) {
 
 }  // namespace
 
+bool ConversionPolicy::prepare(double setup_ns) {
+  if (verdict_ == Verdict::Never) return false;
+  if (spent_aos_ >= setup_ns) return true;
+  reason_ = "kept AoS: preparing the transformed kernel once the AoS kernel time (" +
+            ms(spent_aos_) + ") reaches its cost (" + ms(setup_ns) + ")";
+  return false;
+}
+
 bool ConversionPolicy::convert(double round_trip_ns) {
   c_ = round_trip_ns > 0 ? round_trip_ns : 0;
   switch (verdict_) {

@@ -120,18 +120,7 @@ void track(cl_kernel k, cl_program program, std::string name) {
       if (kernels[i].kernel == ks.name) ks.annotation = static_cast<int>(i);
     if (ks.annotation >= 0 && !ks.program->shadow && !ks.program->why.empty())
       ks.stats->policy = ks.program->why;  // why it runs untransformed
-    if (ks.annotation >= 0 && ks.program->shadow) {
-      cl_int err = CL_SUCCESS;
-      ks.shadow = real().clCreateKernel(ks.program->shadow, ks.name.c_str(), &err);
-      std::string why = ks.shadow ? bind(ks, nargs)
-                                  : fmt::format("no kernel {} in its DL build ({})", ks.name, err);
-      if (!why.empty()) {
-        log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
-        ks.stats->fallback_reasons.insert(why);
-        if (ks.shadow) real().clReleaseKernel(ks.shadow);
-        ks.shadow = nullptr;
-      }
-    }
+    attach_shadow(ks);
   }
   auto old = rt.kernels.find(k);
   if (old != rt.kernels.end() && old->second.shadow) real().clReleaseKernel(old->second.shadow);
@@ -139,6 +128,31 @@ void track(cl_kernel k, cl_program program, std::string name) {
 }
 
 }  // namespace
+
+bool attach_shadow(KernelState& ks) {
+  if (ks.shadow || ks.shadow_failed || !ks.program || !ks.program->shadow || ks.annotation < 0)
+    return ks.shadow != nullptr;
+  cl_int err = CL_SUCCESS;
+  ks.shadow = real().clCreateKernel(ks.program->shadow, ks.name.c_str(), &err);
+  std::string why = ks.shadow ? bind(ks, static_cast<cl_uint>(ks.args.size()))
+                              : fmt::format("no kernel {} in its DL build ({})", ks.name, err);
+  // A kernel created before the shadow existed: its arguments so far go on the shadow too.
+  for (std::size_t i = 0; why.empty() && i < ks.args.size(); ++i) {
+    const ArgValue& a = ks.args[i];
+    if (!a.set) continue;
+    cl_int s = real().clSetKernelArg(ks.shadow, static_cast<cl_uint>(i), a.size,
+                                     a.bytes.empty() ? nullptr : a.bytes.data());
+    if (s != CL_SUCCESS) why = fmt::format("its DL build refused argument {} ({})", i, s);
+  }
+  if (!why.empty()) {
+    log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
+    ks.stats->fallback_reasons.insert(why);
+    if (ks.shadow) real().clReleaseKernel(ks.shadow);
+    ks.shadow = nullptr;
+    ks.shadow_failed = true;
+  }
+  return ks.shadow != nullptr;
+}
 
 namespace hook {
 
@@ -202,6 +216,7 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
             ks.stats->fallback_reasons.insert(why);
             real().clReleaseKernel(ks.shadow);
             ks.shadow = nullptr;
+            ks.shadow_failed = true;
           }
         }
         ArgValue& a = ks.args[arg_index];

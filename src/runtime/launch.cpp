@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "policy.hpp"
+#include "programs.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -255,29 +256,8 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   return enqueue(rt, ks, l, ks.shadow, w, true, d, true);
 }
 
-cl_int run(const Launch& l) {
-  Runtime& rt = Runtime::get();
-  std::unique_lock<std::mutex> lock(rt.mutex);
-  auto it = rt.kernels.find(l.kernel);
-  if (it == rt.kernels.end()) {
-    lock.unlock();
-    cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
-    if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
-    return st;
-  }
-  KernelState& ks = it->second;
-  ks.stats->launches++;
-  bool all_set = true;
-  for (const auto& a : ks.args) all_set = all_set && a.set;
-  if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
-    // The application's error: the implementation reports it.
-    cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
-    if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait)) rt.taint(*l.event, true);
-    return st;
-  }
-  const bool may_fail = rt.any_tainted(l.num_wait, l.wait);
-  if (!ks.shadow) return launch_plain(rt, ks, l, may_fail);
-
+/// A kernel with a shadow: transformed if the controller says so, else AoS.
+cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail) {
   const size_t one = 1;
   Launch ll = l;
   if (l.task) {
@@ -299,12 +279,11 @@ cl_int run(const Launch& l) {
           b->layout != nd.to || b->n != nd.n || b->record != *nd.rec)
         converting.emplace_back(nd.mem, nd.n * nd.rec->size());
     const Decision d = decide(rt, ks, l.queue, converting);
+    if (!d.why.empty()) ks.stats->policy = d.why;
     if (!d.transform) {
       ks.stats->kept_aos++;
-      if (!d.why.empty()) ks.stats->policy = d.why;
       return launch_plain(rt, ks, l, may_fail, d);
     }
-    if (!d.why.empty()) ks.stats->policy = d.why;
     cl_int st = launch_transformed(rt, ks, l, nds, d, why);
     if (why.empty()) return st;
   }
@@ -312,6 +291,60 @@ cl_int run(const Launch& l) {
   ks.stats->fallbacks++;
   ks.stats->fallback_reasons.insert(why);
   return launch_plain(rt, ks, l, may_fail);
+}
+
+cl_int run(const Launch& l) {
+  Runtime& rt = Runtime::get();
+  std::unique_lock<std::mutex> lock(rt.mutex);
+  bool counted = false;
+  for (;;) {  // again after building a deferred shadow (without the lock)
+    auto it = rt.kernels.find(l.kernel);
+    if (it == rt.kernels.end()) {
+      lock.unlock();
+      cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
+      if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
+      return st;
+    }
+    KernelState& ks = it->second;
+    if (!counted) ks.stats->launches++;
+    counted = true;
+    bool all_set = true;
+    for (const auto& a : ks.args) all_set = all_set && a.set;
+    if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
+      // The application's error: the implementation reports it.
+      cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
+      if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait))
+        rt.taint(*l.event, true);
+      return st;
+    }
+    const bool may_fail = rt.any_tainted(l.num_wait, l.wait);
+    if (!ks.shadow && ks.program && ks.annotation >= 0 && !ks.shadow_failed) {
+      ProgramState& ps = *ks.program;
+      if (ps.shadow) {
+        attach_shadow(ks);
+      } else if (ps.deferred && !may_fail) {
+        // The shadow is built once the AoS kernel time pays for its build.
+        const Decision d = decide_setup(rt, ks, l.queue, ps.build_ns);
+        if (!d.transform || ps.building) {
+          ks.stats->kept_aos++;
+          if (!d.why.empty()) ks.stats->policy = d.why;
+          return launch_plain(rt, ks, l, may_fail, d);
+        }
+        const std::shared_ptr<ProgramState> keep = ks.program;  // ks may go meanwhile
+        ps.building = true;
+        lock.unlock();
+        build_deferred(*keep);
+        lock.lock();
+        continue;
+      }
+    }
+    if (!ks.shadow) {
+      if (ks.annotation >= 0 && ks.program && !ks.program->why.empty())
+        ks.stats->policy = ks.program->why;  // why this annotated kernel runs untransformed
+      return launch_plain(rt, ks, l, may_fail);
+    }
+    return launch_with_shadow(rt, ks, l, may_fail);
+  }
 }
 
 /// run(), then the measurement the controller waits for (outside DL's lock).

@@ -37,6 +37,14 @@ void CL_CALLBACK on_kernel_done(cl_event e, cl_int status, void* data) {
   release(e);
 }
 
+/// Keeps the decision's reason; logs it when the decision or the verdict changes.
+void note(KernelPolicy& kp, const std::string& kernel, const Decision& d) {
+  const int state = (d.transform ? 1 : 0) | (static_cast<int>(kp.rule.verdict()) << 1);
+  if (state != kp.last_state) log().info("kernel {}: {}", kernel, d.why);
+  kp.last_state = state;
+  kp.last_reason = d.why;
+}
+
 }  // namespace
 
 std::shared_ptr<KernelPolicy> Runtime::policy_for(const std::string& kernel, cl_device_id d) {
@@ -97,10 +105,23 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
               (d.transform && rule.transformed_ns() == 0);
   d.sync = d.transform ? rule.transformed_ns() == 0 : rule.aos_ns() == 0;
   if (!d.transform) d.kp->kept_aos++;
-  if (d.why != d.kp->last_reason) {
-    d.kp->last_reason = d.why;
-    log().info("kernel {}: {}", ks.name, d.why);
-  }
+  note(*d.kp, ks.name, d);
+  return d;
+}
+
+Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns) {
+  Decision d;
+  d.kp = rt.policy_for(ks.name, rt.queue(q).device);
+  std::lock_guard<std::mutex> lock(rt.policy_mutex);
+  ConversionPolicy& rule = d.kp->rule;
+  d.transform = rule.prepare(setup_ns);
+  d.why = rule.reason();
+  if (d.transform) return d;  // the launch is decided again once the shadow exists
+  d.kp->launches++;
+  d.kp->kept_aos++;
+  d.measure = rule.verdict() == ConversionPolicy::Verdict::Unknown || d.kp->launches % 32 == 0;
+  d.sync = rule.aos_ns() == 0;
+  note(*d.kp, ks.name, d);
   return d;
 }
 

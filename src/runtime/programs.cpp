@@ -5,7 +5,10 @@
 // arguments as the compiler sees them). Shadows are built outside the runtime's lock.
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "calibration.hpp"
+#include "programs.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -73,12 +76,25 @@ std::string shadow_options(const ProgramState& ps, const char* options) {
          " -cl-kernel-arg-info";
 }
 
-/// The program's devices, their calibrations (DL_POLICY=auto; measured outside the lock
-/// when not cached), and T (from the first device).
-void prepare_devices(ProgramState& ps, cl_program p, cl_uint n, const cl_device_id* list) {
+/// The program's devices (queried while the application's handle is surely alive).
+void record_devices(ProgramState& ps, cl_program p, cl_uint n, const cl_device_id* list) {
   std::vector<cl_device_id> devices = program_devices(p, n, list);
   Runtime& rt = Runtime::get();
-  if (rt.controls.DL_POLICY == "auto")
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  ps.devices = std::move(devices);
+}
+
+/// The calibrations of the program's devices (DL_POLICY=auto; measured outside the lock
+/// when not cached), and T (from the first device).
+void prepare_devices(ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  std::vector<cl_device_id> devices;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    devices = ps.devices;
+  }
+  // The controller needs the calibration; DL_CALIBRATE asks for it under any policy.
+  if (rt.controls.DL_POLICY == "auto" || rt.controls.DL_CALIBRATE)
     for (cl_device_id d : devices) {
       {
         std::lock_guard<std::mutex> lock(rt.mutex);
@@ -89,7 +105,6 @@ void prepare_devices(ProgramState& ps, cl_program p, cl_uint n, const cl_device_
       rt.profiles.emplace(d, std::move(profile));
     }
   std::lock_guard<std::mutex> lock(rt.mutex);
-  ps.devices = std::move(devices);
   if (!ps.tile) ps.tile = ps.devices.empty() ? 32 : rt.tile_for(ps.context, ps.devices[0]);
 }
 
@@ -149,31 +164,36 @@ cl_program create_shadow(const ProgramState& ps, std::size_t source, cl_int* err
   return real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, err);
 }
 
-/// Builds (or compiles, for clCompileProgram) the shadow of `ps` after the application's
-/// own call succeeded.
-void build_shadow(ProgramState& ps, cl_program app, cl_uint ndev, const cl_device_id* devs,
-                  const char* options, bool compile_only, cl_uint num_headers = 0,
-                  const cl_program* headers = nullptr, const char** header_names = nullptr) {
+/// Builds (or compiles, for clCompileProgram) the shadow of `ps` with the options and
+/// devices the application's own call had, which succeeded.
+void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
+               const cl_program* headers = nullptr, const char** header_names = nullptr) {
   Runtime& rt = Runtime::get();
-  prepare_devices(ps, app, ndev, devs);
+  prepare_devices(ps);
   if (std::string why = not_worth_building(ps); !why.empty()) {
     log().info("program not transformed: {}", why);
     set_shadow(ps, nullptr, why);
     return;
   }
-  const std::string opts = shadow_options(ps, options);
+  std::vector<cl_device_id> devs;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    devs = ps.devices;
+  }
+  const auto ndev = static_cast<cl_uint>(devs.size());
+  const std::string opts = shadow_options(ps, ps.options.c_str());
   cl_int st = CL_SUCCESS;
   cl_program s = create_shadow(ps, 0, &st);
   if (s && rt.controls.fault("program")) {
     st = CL_BUILD_PROGRAM_FAILURE;
   } else if (s) {
-    st = compile_only ? real().clCompileProgram(s, ndev, devs, opts.c_str(), num_headers, headers,
-                                                header_names, nullptr, nullptr)
-                      : real().clBuildProgram(s, ndev, devs, opts.c_str(), nullptr, nullptr);
+    st = compile_only ? real().clCompileProgram(s, ndev, devs.data(), opts.c_str(), num_headers,
+                                                headers, header_names, nullptr, nullptr)
+                      : real().clBuildProgram(s, ndev, devs.data(), opts.c_str(), nullptr, nullptr);
   }
   if (st != CL_SUCCESS) {
     const std::string detail = rt.controls.fault("program") ? "forced by DL_FAULT=program"
-                               : s && !ps.devices.empty()   ? build_log(s, ps.devices[0])
+                               : s && !devs.empty()         ? build_log(s, devs[0])
                                                             : std::to_string(st);
     log().warn("program failed to build with -DDL_ASTA_T={} (runs untransformed): {}", ps.tile,
                detail);
@@ -190,6 +210,14 @@ void build_shadow(ProgramState& ps, cl_program app, cl_uint ndev, const cl_devic
 
 ProgramState::~ProgramState() {
   if (shadow) real().clReleaseProgram(shadow);
+}
+
+void build_deferred(ProgramState& ps) {
+  build_now(ps, false);
+  Runtime& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  ps.deferred = false;
+  ps.building = false;
 }
 
 namespace hook {
@@ -228,13 +256,30 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
 cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                       const char* options, void(CL_CALLBACK* pfn_notify)(cl_program, void*),
                       void* user_data) {
+  const auto start = std::chrono::steady_clock::now();
   cl_int st =
       real().clBuildProgram(program, num_devices, device_list, options, pfn_notify, user_data);
   if (st != CL_SUCCESS) return st;  // DL's state changes only when the real call succeeds
+  const double ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   auto ps = find(program);
-  if (ps && ps->annotated && !ps->sources.empty())
-    guarded([&] { return build_shadow(*ps, program, num_devices, device_list, options, false), 0; },
-            0);
+  if (!ps || !ps->annotated || ps->sources.empty()) return st;
+  guarded(
+      [&] {
+        record_devices(*ps, program, num_devices, device_list);
+        Runtime& rt = Runtime::get();
+        {
+          std::lock_guard<std::mutex> lock(rt.mutex);
+          ps->options = options ? options : "";
+          ps->build_ns = ns;
+          // Under the profitability controller the shadow is built when a launch first
+          // wants it (launch.cpp): an application that never gains pays nothing for it.
+          ps->deferred = rt.controls.DL_POLICY == "auto";
+        }
+        if (!ps->deferred) build_now(*ps, false);
+        return 0;
+      },
+      0);
   return st;
 }
 
@@ -249,9 +294,14 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (ps && ps->annotated && !ps->sources.empty())
     guarded(
         [&] {
-          return build_shadow(*ps, program, num_devices, device_list, options, true,
-                              num_input_headers, input_headers, header_include_names),
-                 0;
+          record_devices(*ps, program, num_devices, device_list);
+          {
+            std::lock_guard<std::mutex> lock(Runtime::get().mutex);
+            ps->options = options ? options : "";
+          }
+          // Compiled inputs are linked later: their shadows are compiled now.
+          build_now(*ps, true, num_input_headers, input_headers, header_include_names);
+          return 0;
         },
         0);
   return st;
@@ -291,7 +341,8 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
         if (!any) return p;
         ps->annotated = true;
         cl_int st = CL_SUCCESS;
-        prepare_devices(*ps, p, num_devices, device_list);
+        record_devices(*ps, p, num_devices, device_list);
+        prepare_devices(*ps);
         // Argument info is a compile option; some implementations (PoCL) want it again at
         // the link to keep it, others may refuse it there.
         std::string opts = options ? options : "";

@@ -69,6 +69,10 @@ struct ProgramState {
   cl_program shadow = nullptr;  // DL's build of the sources (DL_ASTA_T, argument info)
   std::string why;              // why there is no shadow (for the report)
   std::uint32_t app_refs = 1;   // the application's references to the program
+  std::string options;          // the application's build (compile) options
+  double build_ns = 0;          // how long the application's own build took
+  bool deferred = false;        // the shadow is built when a launch wants it (policy auto)
+  bool building = false;        // a launch is building it now (without the lock)
 };
 
 struct ArgValue {
@@ -93,6 +97,7 @@ struct KernelPolicy {
   ConversionPolicy rule;  // guarded by Runtime::policy_mutex
   std::uint64_t launches = 0, kept_aos = 0;
   std::string last_reason;
+  int last_state = -1;  // the last decision and verdict logged
 };
 
 struct KernelState {
@@ -100,6 +105,7 @@ struct KernelState {
   std::shared_ptr<ProgramState> program;
   int annotation = -1;                 // index into program->ann.kernels; -1: not annotated
   cl_kernel shadow = nullptr;          // the same kernel from program->shadow; null: untransformed
+  bool shadow_failed = false;          // creating or binding it failed: untransformed for good
   std::vector<int> buffer_args;        // argument index of each annotated buffer
   std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
@@ -325,6 +331,10 @@ class Runtime {
 
 /// trace.cpp: ends the trace file (at exit).
 void close_trace();
+
+/// kernels.cpp: creates the shadow kernel of `ks` once its program has a shadow, binds
+/// its annotation, sets the arguments recorded so far. Called with the lock held.
+bool attach_shadow(KernelState& ks);
 
 /// Retains `e` through the real table (null-safe).
 void retain(cl_event e);

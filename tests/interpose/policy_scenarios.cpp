@@ -56,6 +56,19 @@ void long_run(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
+/// Many launches over a million records: AoS kernel time enough to pay for building the
+/// transformed program (the controller builds it only then).
+void heavy_run(Ctx& c) {
+  constexpr int n = 1 << 20;
+  auto v = make_particles(n, 56);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  for (int it = 0; it < 60; ++it) step(c, k, m, n, 0.001f * static_cast<float>(it + 1));
+  read_all(c, m, n);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
 /// One launch between host reads, many times: epochs of one launch.
 void read_every_launch(Ctx& c) {
   auto v = make_particles(N, 55);
@@ -80,6 +93,7 @@ void add_policy_scenarios(Scenarios& s) {
   s["host_rewrites_converted"] = host_rewrites_converted;
   s["long_run"] = long_run;
   s["read_every_launch"] = read_every_launch;
+  s["heavy_run"] = heavy_run;
 }
 
 }  // namespace hookapp

@@ -16,7 +16,7 @@ std::string cache_dir(const std::string& name) {
 
 /// Calibrates into `dir`, then rewrites the device's entry with `edit`.
 void calibrate(const std::string& dir, const std::function<void(nlohmann::json&)>& edit = nullptr) {
-  Result r = run("basic", "preload", "DL_POLICY=auto DL_CACHE_DIR='" + dir + "'");
+  Result r = run("basic", "preload", "DL_POLICY=always DL_CALIBRATE=1 DL_CACHE_DIR='" + dir + "'");
   ASSERT_EQ(r.status, 0) << r.log;
   auto j = nlohmann::json::parse(slurp(dir + "/calibration.json"), nullptr, false);
   ASSERT_TRUE(j.is_object() && j["devices"].size() == 1u) << slurp(dir + "/calibration.json");
@@ -31,31 +31,46 @@ std::string auto_env(const std::string& dir) {
 
 TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
   const std::string dir = cache_dir("once");
-  Result first = run("long_run", "preload", auto_env(dir));
-  expect_same("long_run", first);
+  Result first = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", first);
   const auto& d1 = first.report["policy"]["devices"][0];
   EXPECT_EQ(d1["calibrated"], true) << first.report["policy"].dump(2);
   EXPECT_EQ(d1["cached"], false);
   EXPECT_GT(d1["to_layout_GBps"].get<double>(), 0);
-  Result second = run("long_run", "preload", auto_env(dir));
-  expect_same("long_run", second);
+  Result second = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", second);
   EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
   // DL_CALIBRATE measures again.
-  Result again = run("long_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
+  Result again = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
   EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
 }
 
 TEST(Policy, DeviceWhereConvertingNeverPaysBuildsNothing) {
   const std::string dir = cache_dir("never_pays");
   calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = false; });
-  Result r = run("long_run", "preload", auto_env(dir));
-  expect_same("long_run", r);
+  Result r = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", r);
   EXPECT_EQ(total(r, "marshals"), 0u);
   EXPECT_EQ(total(r, "transformed_launches"), 0u);
   const auto* k = kernel(r, "advance");
   ASSERT_NE(k, nullptr);
   EXPECT_NE((*k)["policy"].get<std::string>().find("converting never pays"), std::string::npos)
       << r.report.dump(2);
+}
+
+TEST(Policy, ShortRunsNeverBuildTheTransformedProgram) {
+  // 40 launches of a few microseconds: the shadow's build would cost more than they do.
+  const std::string dir = cache_dir("short");
+  Result r = run("long_run", "preload", auto_env(dir));
+  expect_same("long_run", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["kept_aos"], 40);
+  EXPECT_NE((*k)["policy"].get<std::string>().find("preparing the transformed kernel"),
+            std::string::npos)
+      << r.report.dump(2);
+  EXPECT_TRUE(r.report["policy"]["devices"].empty()) << "not even calibrated";
 }
 
 TEST(Policy, ExpensiveConversionsAreNeverTried) {
@@ -65,12 +80,12 @@ TEST(Policy, ExpensiveConversionsAreNeverTried) {
     d["to_layout_bytes_per_ns"] = 1e-6;  // a round trip of days
     d["to_aos_bytes_per_ns"] = 1e-6;
   });
-  Result r = run("long_run", "preload", auto_env(dir));
-  expect_same("long_run", r);
+  Result r = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", r);
   EXPECT_EQ(total(r, "marshals"), 0u) << r.report.dump(2);
   const auto* k = kernel(r, "advance");
   ASSERT_NE(k, nullptr);
-  EXPECT_EQ((*k)["kept_aos"], 40);
+  EXPECT_EQ((*k)["kept_aos"], 60);
   const auto& rule = r.report["policy"]["kernels"][0];
   EXPECT_EQ(rule["verdict"], "unknown");
   EXPECT_GT(rule["aos_ms"].get<double>(), 0);  // measured
@@ -84,8 +99,8 @@ TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
     d["to_layout_bytes_per_ns"] = 1e9;  // free
     d["to_aos_bytes_per_ns"] = 1e9;
   });
-  Result r = run("long_run", "preload", auto_env(dir));
-  expect_same("long_run", r);
+  Result r = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", r);
   EXPECT_GE(total(r, "marshals"), 1u);
   const auto& rule = r.report["policy"]["kernels"][0];
   EXPECT_NE(rule["verdict"], "unknown") << r.report["policy"].dump(2);
@@ -94,7 +109,7 @@ TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
   // Transformed launches whenever the rule said it pays; AoS otherwise.
   const auto* k = kernel(r, "advance");
   ASSERT_NE(k, nullptr);
-  EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 40);
+  EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 60);
 }
 
 TEST(Policy, NeverIsPassThroughWithTracking) {
