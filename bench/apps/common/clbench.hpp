@@ -172,9 +172,21 @@ inline void write(const Device& d, cl_mem m, const void* src, std::size_t bytes)
   check(clEnqueueWriteBuffer(d.queue, m, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr),
         "clEnqueueWriteBuffer");
 }
+/// FNV-1a of the bytes the last read() returned: an application's result, to compare
+/// runs byte for byte (native and under DL).
+inline std::string& last_read_fnv() {
+  static std::string h;
+  return h;
+}
+
 inline void read(const Device& d, cl_mem m, void* dst, std::size_t bytes) {
   check(clEnqueueReadBuffer(d.queue, m, CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ static_cast<unsigned char*>(dst)[i]) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  last_read_fnv() = buf;
 }
 
 inline cl_ulong event_time(cl_event e, cl_profiling_info what) {

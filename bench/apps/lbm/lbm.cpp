@@ -181,7 +181,8 @@ int main(int argc, char** argv) try {
                                  {"cells", n},
                                  {"iters", o.iters},
                                  {"kernel_ms", ms},
-                                 {"wall_ms", wall}}});
+                                 {"wall_ms", wall},
+                                 {"result_fnv", dlb::last_read_fnv()}}});
     out["under_dl"] = dlb::under_dl();
     dlb::write_json(o.json, out);
     return 0;

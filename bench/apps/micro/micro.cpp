@@ -109,7 +109,8 @@ int main(int argc, char** argv) try {
       out["cases"].push_back({{"case", "S=" + std::to_string(S)},
                               {"iters", o.iters},
                               {"kernel_ms", ms / o.iters},
-                              {"wall_ms", wall}});
+                              {"wall_ms", wall},
+                              {"result_fnv", dlb::last_read_fnv()}});
       std::printf("S=%2lld app mode: %.3f ms per launch, %.1f ms wall, check ok\n", S, ms / o.iters,
                   wall);
     }

@@ -167,6 +167,7 @@ int main(int argc, char** argv) try {
       c["iters"] = o.iters;
       c["kernel_ms"] = run(annotated, "", 1, o.iters, "app", &wall);
       c["wall_ms"] = wall;
+      c["result_fnv"] = dlb::last_read_fnv();
       std::printf("%-14s app mode: %.4f ms per launch, %.1f ms wall, check ok\n", m.name.c_str(),
                   c["kernel_ms"].get<double>(), wall);
       out["cases"].push_back(c);

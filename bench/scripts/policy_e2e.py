@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""End-to-end times of DL's applications natively and under dl-run with each policy.
+
+    bench/scripts/policy_e2e.py --build BUILD --out results.json [--runs 5] [--iters 10]
+                                [--platform NAME] [--apps micro,lbm,...] [--cache DIR]
+
+Every application of bench/apps ("app" mode: the unmodified AoS host code with its
+annotated kernel) and of examples/ runs natively, under `dl-run --policy always` and
+under `dl-run` (the default policy, auto), --runs times each, interleaved. For each it
+records the median process wall time, the application's own loop time where it reports
+one, whether the output bytes are identical to the native run's, and what DL decided
+(from its report). The JSON holds the device, the date and the command.
+"""
+import argparse
+import datetime
+import filecmp
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+SIZES = {
+    # The sizes of the GPU evaluation (bench/scripts/run-eval.sh --profile gpu).
+    "gpu": [("micro", ["--S", "16"]),
+            ("blackscholes", []),
+            ("spmv", ["--matrices", "table1:e40r0000"]),
+            ("lbm", ["--nx", "100", "--ny", "100", "--nz", "130", "--steps", "2"])],
+    # A CPU device: the same applications, a few seconds each.
+    "cpu": [("micro", ["--S", "16", "--n", "200000"]),
+            ("blackscholes", ["--n", "1000000"]),
+            ("spmv", ["--matrices", "table1:e40r0000"]),
+            ("lbm", ["--nx", "40", "--ny", "40", "--nz", "40", "--steps", "2"])],
+}
+
+
+def apps(build, kdir, iters, size):
+    """(name, argv builder(out_file) -> argv, output kind) of every application."""
+    a = os.path.join(build, "bench", "apps")
+    e = os.path.join(build, "examples")
+    common = ["--mode", "app", "--iters", str(iters), "--kernel-dir", kdir, "--repeats", "1"]
+    out = []
+    for name, args in SIZES[size]:
+        exe = os.path.join(a, "dl-app-" + name)
+        if os.path.exists(exe):
+            out.append((name, lambda o, exe=exe, args=args: [exe] + args + common + ["--json", o],
+                        "json"))
+    for name in ["particles", "mixed", "options"]:
+        exe = os.path.join(e, name)
+        if os.path.exists(exe):
+            out.append((name, lambda o, exe=exe: [exe, o], "bytes"))
+    return out
+
+
+def run(argv, env):
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return time.perf_counter() - t0, p.returncode, p.stdout
+
+
+def loop_ms(path):
+    try:
+        with open(path) as f:
+            d = json.load(f)
+        return sum(c.get("wall_ms", 0) for c in d.get("cases", []))
+    except (OSError, ValueError):
+        return None
+
+
+def results(path):
+    """What the application computed (the bytes of its results, result_fnv)."""
+    with open(path) as f:
+        d = json.load(f)
+    return json.dumps([c.get("result_fnv") for c in d.get("cases", [])])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=10)
+    ap.add_argument("--platform", default="")
+    ap.add_argument("--apps", default="")
+    ap.add_argument("--cache", default="", help="DL_CACHE_DIR (calibration) for the DL runs")
+    ap.add_argument("--size", default="gpu", choices=sorted(SIZES))
+    o = ap.parse_args()
+    build = os.path.abspath(o.build)
+    dlrun = os.path.join(build, "src", "interpose", "dl-run")
+    work = tempfile.mkdtemp(prefix="dl-policy-")
+    kdir = os.path.join(work, "kernels")
+    os.makedirs(kdir)
+    for f in os.listdir(os.path.join(ROOT, "bench", "apps", "annotated")):
+        shutil.copy(os.path.join(ROOT, "bench", "apps", "annotated", f), kdir)
+    for sub in ("common", "lbm", "spmv", "micro", "blackscholes"):
+        d = os.path.join(ROOT, "bench", "apps", sub)
+        for f in os.listdir(d):
+            if f.endswith(".h"):
+                shutil.copy(os.path.join(d, f), kdir)
+    env = dict(os.environ)
+    if o.platform:
+        env["DL_BENCH_PLATFORM"] = o.platform
+    env["DL_CACHE_DIR"] = o.cache or os.path.join(work, "cache")
+    modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun])]
+    wanted = set(filter(None, o.apps.split(",")))
+    rows = []
+    for name, argv, kind in apps(build, kdir, o.iters, o.size):
+        if wanted and name not in wanted:
+            continue
+        times = {m: [] for m, _ in modes}
+        loops = {m: [] for m, _ in modes}
+        same = {m: True for m, _ in modes}
+        report = {}
+        native_out = None
+        for r in range(o.runs):
+            for m, prefix in modes:
+                out = os.path.join(work, "%s.%s.%d.%s" % (name, m, r, "json" if kind == "json" else "bin"))
+                rep = os.path.join(work, "%s.%s.report.json" % (name, m))
+                cmd = prefix + (["--report", rep, "--"] if prefix else []) + argv(out)
+                t, rc, log = run(cmd, env)
+                if rc != 0:
+                    sys.exit("%s (%s) failed (%d):\n%s" % (name, m, rc, log[-2000:]))
+                times[m].append(t)
+                if kind == "json":
+                    loops[m].append(loop_ms(out))
+                    got = results(out)
+                    if m == "native" and native_out is None:
+                        native_out = got
+                    same[m] = same[m] and got == native_out
+                else:
+                    if m == "native" and native_out is None:
+                        native_out = out
+                    same[m] = same[m] and filecmp.cmp(native_out, out, shallow=False)
+                if m != "native" and r == o.runs - 1:
+                    with open(rep) as f:
+                        report[m] = json.load(f)
+        med = {m: statistics.median(times[m]) for m in times}
+        row = {"app": name, "runs": o.runs, "iters": o.iters if kind == "json" else None,
+               "median_s": med, "times_s": times,
+               "ratio_to_native": {m: med[m] / med["native"] for m in med},
+               "identical_to_native": same}
+        if kind == "json":
+            lm = {m: statistics.median([x for x in loops[m] if x is not None] or [0]) for m in loops}
+            row["loop_ms"] = lm
+            row["loop_speedup"] = {m: (lm["native"] / lm[m]) if lm[m] else None for m in lm}
+        row["dl"] = {m: {"totals": r.get("totals"),
+                         "kernels": [{k: x.get(k) for k in ("name", "launches",
+                                                            "transformed_launches", "kept_aos",
+                                                            "policy")} for x in r.get("kernels", [])],
+                         "policy": r.get("policy")} for m, r in report.items()}
+        rows.append(row)
+        print("%-13s native %.3f s, always %.2fx, auto %.2fx; identical: %s" %
+              (name, med["native"], med["always"] / med["native"], med["auto"] / med["native"],
+               all(same.values())), flush=True)
+    dev = ""
+    for r in rows:
+        p = r["dl"].get("auto", {}).get("policy") or {}
+        for d in p.get("devices", []):
+            dev = d.get("device", dev)
+    doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)",
+           "device": dev, "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "command": " ".join(["bench/scripts/policy_e2e.py"] +
+                               [a if not a.startswith("/") else "<path>" for a in sys.argv[1:]]),
+           "apps": rows}
+    with open(o.out, "w") as f:
+        json.dump(doc, f, indent=1)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
