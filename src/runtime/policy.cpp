@@ -37,6 +37,12 @@ void CL_CALLBACK on_kernel_done(cl_event e, cl_int status, void* data) {
   release(e);
 }
 
+/// Launches timed for the rule: the first 8 of a kernel, then one in 32 (an event and a
+/// callback each).
+bool sampled(const KernelPolicy& kp) {
+  return kp.launches <= 8 || kp.launches % 32 == 0;
+}
+
 /// Keeps the decision's reason; logs it when the decision or the verdict changes.
 void note(KernelPolicy& kp, const std::string& kernel, const Decision& d) {
   const int state = (d.transform ? 1 : 0) | (static_cast<int>(kp.rule.verdict()) << 1);
@@ -100,9 +106,7 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = true;  // already in the kernel's layouts: staying costs nothing
   }
   d.why = rule.reason();
-  // Every launch is measured while the rule learns; then one in 32 keeps it current.
-  d.measure = rule.verdict() == ConversionPolicy::Verdict::Unknown || d.kp->launches % 32 == 0 ||
-              (d.transform && rule.transformed_ns() == 0);
+  d.measure = sampled(*d.kp) || (d.transform && rule.transformed_ns() == 0);
   d.sync = d.transform ? rule.transformed_ns() == 0 : rule.aos_ns() == 0;
   if (!d.transform) d.kp->kept_aos++;
   note(*d.kp, ks.name, d);
@@ -119,7 +123,7 @@ Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, do
   if (d.transform) return d;  // the launch is decided again once the shadow exists
   d.kp->launches++;
   d.kp->kept_aos++;
-  d.measure = rule.verdict() == ConversionPolicy::Verdict::Unknown || d.kp->launches % 32 == 0;
+  d.measure = sampled(*d.kp);
   d.sync = rule.aos_ns() == 0;
   note(*d.kp, ks.name, d);
   return d;
