@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 namespace dl::rt {
@@ -10,8 +12,12 @@ namespace {
 
 cl_icd_dispatch g_real{};
 
+pid_t g_pid = 0;  // the process DL was loaded into
+
 void at_exit() {
-  Runtime::get().write_outputs();
+  // A child the application forked inherits this handler: the report, summary and trace
+  // belong to the process DL was loaded into.
+  if (::getpid() == g_pid) Runtime::get().write_outputs();
 }
 
 }  // namespace
@@ -40,6 +46,7 @@ void start() {
     for (const auto& e : errors) log().warn("{}", e);
     // The report, summary and trace are written at exit even when no OpenCL call went
     // through DL (DL_DISABLE, or entry points DL does not see): they say so.
+    g_pid = ::getpid();
     if (rt.controls.profiling()) std::atexit(at_exit);
   });
 }

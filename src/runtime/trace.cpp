@@ -54,6 +54,8 @@ void emit(const nlohmann::json& ev) {
   }
   std::fputs(",\n", t.f);
   std::fputs(ev.dump().c_str(), t.f);
+  // Nothing stays buffered: a child the application forks would write it again at exit.
+  std::fflush(t.f);
 }
 
 void trace(const Pending& p, cl_ulong start, cl_ulong end) {

@@ -1,6 +1,7 @@
 // Scenarios of the test application, one per way DL once changed the bytes an
 // application sees (or its behaviour). Each is named after what broke; the tests run it
 // natively and under DL and compare every byte it keeps.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -411,9 +412,28 @@ void churn(Ctx& c) {
   cl.clReleaseKernel(k);
 }
 
+/// The application forks a child that exits: DL's report, summary and trace are the
+/// parent's (the child inherits DL's exit handler).
+void forked_child(Ctx& c) {
+  auto v = make_particles(N, 46);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, m, N, 0.01f);
+  CHECK(cl.clFinish(c.queue));
+  const pid_t pid = fork();
+  if (pid == 0) std::exit(0);  // runs the exit handlers it inherited
+  int status = 0;
+  waitpid(pid, &status, 0);
+  step(c, k, m, N, 0.02f);
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
 }  // namespace
 
 void add_trust_scenarios(Scenarios& s) {
+  s["forked_child"] = forked_child;
   s["conditional_parameters"] = conditional_parameters;
   s["n_smaller_than_range"] = n_smaller_than_range;
   s["dimension_overflow"] = dimension_overflow;

@@ -123,6 +123,19 @@ TEST(Trust, DlRunWritesItsReport) {
   EXPECT_EQ(total(r, "marshals"), 2u);
 }
 
+TEST(Trust, ForkedChildLeavesTheOutputsToTheParent) {
+  const std::string trace = kTmp + "/fork_trace_" + std::to_string(getpid()) + ".json";
+  Result r = run("forked_child", "preload", "DL_SUMMARY=1 DL_TRACE='" + trace + "'");
+  expect_same("forked_child", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 2u);
+  std::size_t summaries = 0;
+  for (std::size_t at = r.log.find("[dl] summary:"); at != std::string::npos;
+       at = r.log.find("[dl] summary:", at + 1))
+    ++summaries;
+  EXPECT_EQ(summaries, 1u) << r.log;
+  EXPECT_TRUE(nlohmann::json::parse(slurp(trace), nullptr, false).is_object()) << slurp(trace);
+}
+
 TEST(Trust, SummaryAloneIsPrinted) {
   const std::string out = kTmp + "/summary_" + std::to_string(getpid());
   const std::string cmd = "env DL_POLICY=always DL_TEST_KERNELS='" + kKernels +
