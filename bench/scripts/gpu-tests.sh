@@ -12,13 +12,12 @@
 set -uo pipefail
 : "${OUT:?set OUT to the output directory}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# NVIDIA's ICD alone, registered through a vendors directory: both CUDA's loader and
-# ocl-icd (which ignores OCL_ICD_FILENAMES once OCL_ICD_VENDORS is set) see it alone.
+# NVIDIA's ICD alone: CUDA's loader reads OCL_ICD_FILENAMES, ocl-icd (dl-run --layer's
+# loader here) the vendors directory when OCL_ICD_VENDORS is set.
 N=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/lib/libnvidia-opencl.so.1 2>/dev/null | head -1)
 mkdir -p /tmp/dl-icd "$OUT"
 echo "$N" >/tmp/dl-icd/nvidia.icd
-unset OCL_ICD_FILENAMES
-export OCL_ICD_VENDORS=/tmp/dl-icd
+export OCL_ICD_FILENAMES=$N OCL_ICD_VENDORS=/tmp/dl-icd
 B="${BUILD_DIR:-/tmp/dl-gpu-tests}"
 {
   clinfo -l 2>&1

@@ -29,10 +29,23 @@ std::string auto_env(const std::string& dir) {
   return "DL_POLICY=auto DL_CACHE_DIR='" + dir + "'";
 }
 
+/// The controller builds the transformed program only once the AoS kernel time reaches
+/// the application's own build time: on a fast device the scenario may never get there.
+bool built(const Result& r) {
+  const auto* k = kernel(r, "advance");
+  return !(k && (*k)["policy"].get<std::string>().find("preparing the transformed kernel") !=
+                    std::string::npos);
+}
+#define SKIP_UNLESS_BUILT(r)                                                                   \
+  if (!built(r))                                                                               \
+  GTEST_SKIP() << "the device ran the AoS launches faster than DL's build of the program took: " \
+                  "nothing to decide after it"
+
 TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
   const std::string dir = cache_dir("once");
   Result first = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", first);
+  SKIP_UNLESS_BUILT(first);
   const auto& d1 = first.report["policy"]["devices"][0];
   EXPECT_EQ(d1["calibrated"], true) << first.report["policy"].dump(2);
   EXPECT_EQ(d1["cached"], false);
@@ -50,6 +63,7 @@ TEST(Policy, DeviceWhereConvertingNeverPaysBuildsNothing) {
   calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = false; });
   Result r = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", r);
+  SKIP_UNLESS_BUILT(r);
   EXPECT_EQ(total(r, "marshals"), 0u);
   EXPECT_EQ(total(r, "transformed_launches"), 0u);
   const auto* k = kernel(r, "advance");
@@ -82,6 +96,7 @@ TEST(Policy, ExpensiveConversionsAreNeverTried) {
   });
   Result r = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", r);
+  SKIP_UNLESS_BUILT(r);
   EXPECT_EQ(total(r, "marshals"), 0u) << r.report.dump(2);
   const auto* k = kernel(r, "advance");
   ASSERT_NE(k, nullptr);
@@ -101,6 +116,7 @@ TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
   });
   Result r = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", r);
+  SKIP_UNLESS_BUILT(r);
   EXPECT_GE(total(r, "marshals"), 1u);
   const auto& rule = r.report["policy"]["kernels"][0];
   EXPECT_NE(rule["verdict"], "unknown") << r.report["policy"].dump(2);
