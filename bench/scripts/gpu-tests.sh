@@ -45,7 +45,9 @@ LD_LIBRARY_PATH=/tmp/dl-loader${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 status=$?
 if [ "${GPU_TESTS_SKIP_BENCH:-0}" != 1 ]; then
   python3 "$root/bench/scripts/policy_e2e.py" --build "$B" --out "$OUT/policy.json" --runs 5 \
-    --size gpu --platform NVIDIA --cache /tmp/dl-cache >"$OUT/policy.txt" 2>&1
+    --size gpu --platform NVIDIA --cache /tmp/dl-cache \
+    --device "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" \
+    >"$OUT/policy.txt" 2>&1
 fi
 tail -5 "$OUT/tests.txt"
 cat "$OUT/loader.txt" "$OUT/policy.txt" 2>/dev/null | tail -30

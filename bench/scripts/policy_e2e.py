@@ -90,6 +90,8 @@ def main():
     ap.add_argument("--apps", default="")
     ap.add_argument("--cache", default="", help="DL_CACHE_DIR (calibration) for the DL runs")
     ap.add_argument("--size", default="gpu", choices=sorted(SIZES))
+    ap.add_argument("--device", default="",
+                    help="the device's name for the results, where no calibration names it")
     o = ap.parse_args()
     build = os.path.abspath(o.build)
     dlrun = os.path.join(build, "src", "interpose", "dl-run")
@@ -158,13 +160,13 @@ def main():
         print("%-13s native %.3f s, always %.2fx, auto %.2fx; identical: %s" %
               (name, med["native"], med["always"] / med["native"], med["auto"] / med["native"],
                all(same.values())), flush=True)
-    dev = ""
+    dev = o.device
     for r in rows:
         p = r["dl"].get("auto", {}).get("policy") or {}
         for d in p.get("devices", []):
             dev = d.get("device", dev)
     doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)",
-           "device": dev, "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "device": dev, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "command": " ".join(["bench/scripts/policy_e2e.py"] +
                                [a if not a.startswith("/") else "<path>" for a in sys.argv[1:]]),
            "apps": rows}
