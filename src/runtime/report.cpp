@@ -174,6 +174,7 @@ void Runtime::write_outputs() {
   }
   std::lock_guard<std::mutex> lock(mutex);
   std::lock_guard<std::mutex> tlock(trace_mutex);
+  settle_profiles();
   if (!controls.DL_REPORT.empty()) {
     json r;
     r["tool"] = "DL libdl_interpose";

@@ -331,6 +331,9 @@ class Runtime {
 
 /// trace.cpp: ends the trace file (at exit).
 void close_trace();
+/// trace.cpp: records the device times of profiled commands that completed but whose
+/// callback has not run yet (at exit, trace_mutex held).
+void settle_profiles();
 
 /// kernels.cpp: creates the shadow kernel of `ks` once its program has a shadow, binds
 /// its annotation, sets the arguments recorded so far. Called with the lock held.

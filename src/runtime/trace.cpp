@@ -3,9 +3,12 @@
 // file as commands complete so that a long run holds no trace in memory.
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
 
 #include "runtime.hpp"
 
@@ -17,7 +20,16 @@ struct Pending {
   cl_command_queue queue;
   std::shared_ptr<KernelStats> ks;
   std::shared_ptr<BufferStats> bs;
+  cl_event event = nullptr;  // retained until the callback
+  bool recorded = false;     // by settle_profiles at exit, before its callback ran
 };
+
+/// Commands whose completion callback has not run yet (guarded by Runtime::trace_mutex).
+/// Never destroyed: callbacks may run at exit.
+std::set<Pending*>& in_flight() {
+  static auto* s = new std::set<Pending*>();
+  return *s;
+}
 
 /// The open trace file (guarded by Runtime::trace_mutex).
 struct TraceFile {
@@ -78,21 +90,30 @@ void trace(const Pending& p, cl_ulong start, cl_ulong end) {
         {"dur", static_cast<double>(end - start) / 1000.0}});
 }
 
+/// The device times of a completed command into its stats and the trace. Called with
+/// trace_mutex held.
+void record(Pending& p) {
+  Runtime& rt = Runtime::get();
+  p.recorded = true;
+  cl_ulong start = 0, end = 0;
+  if (real().clGetEventProfilingInfo(p.event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                     nullptr) != CL_SUCCESS ||
+      real().clGetEventProfilingInfo(p.event, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                     nullptr) != CL_SUCCESS)
+    return;
+  if (end < start) end = start;
+  if (p.ks) p.ks->device_ns += end - start;
+  if (p.bs) p.bs->device_ns += end - start;
+  if (!rt.controls.DL_TRACE.empty()) trace(p, start, end);
+}
+
 void CL_CALLBACK on_complete(cl_event e, cl_int status, void* data) {
   std::unique_ptr<Pending> p(static_cast<Pending*>(data));
   Runtime& rt = Runtime::get();
-  cl_ulong start = 0, end = 0;
+  if (rt.controls.fault("late_profile")) std::this_thread::sleep_for(std::chrono::seconds(2));
   std::lock_guard<std::mutex> lock(rt.trace_mutex);
-  if (status == CL_COMPLETE &&
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                     nullptr) == CL_SUCCESS &&
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
-          CL_SUCCESS) {
-    if (end < start) end = start;
-    if (p->ks) p->ks->device_ns += end - start;
-    if (p->bs) p->bs->device_ns += end - start;
-    if (!rt.controls.DL_TRACE.empty()) trace(*p, start, end);
-  }
+  if (status == CL_COMPLETE && !p->recorded) record(*p);
+  in_flight().erase(p.get());
   rt.pending_profiles--;
   release(e);
 }
@@ -103,16 +124,35 @@ void Runtime::profile(cl_event e, std::string name, std::string category, cl_com
                       std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs) {
   if (!e) return;
   retain(e);
-  auto* p = new Pending{std::move(name), std::move(category), q, std::move(ks), std::move(bs)};
+  auto* p = new Pending{std::move(name), std::move(category), q, std::move(ks), std::move(bs), e};
   {
     std::lock_guard<std::mutex> lock(trace_mutex);
     pending_profiles++;
+    in_flight().insert(p);
   }
   if (real().clSetEventCallback(e, CL_COMPLETE, &on_complete, p) != CL_SUCCESS) {
+    {
+      std::lock_guard<std::mutex> lock(trace_mutex);
+      in_flight().erase(p);
+      pending_profiles--;
+    }
     delete p;
-    std::lock_guard<std::mutex> lock(trace_mutex);
-    pending_profiles--;
     release(e);
+  }
+}
+
+void settle_profiles() {
+  // A driver may run completion callbacks late (PoCL on a loaded machine, after the
+  // application's clFinish): completed commands are read here, their callbacks then only
+  // free. Commands still running (a user event never set) are left out.
+  for (Pending* p : in_flight()) {
+    cl_int st = CL_QUEUED;
+    if (p->recorded ||
+        real().clGetEventInfo(p->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
+                              nullptr) != CL_SUCCESS ||
+        st != CL_COMPLETE)
+      continue;
+    record(*p);
   }
 }
 
