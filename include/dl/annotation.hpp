@@ -71,6 +71,7 @@ struct BufferAnnotation {
   std::string name;                 // parameter name
   std::vector<Expr> dims;           // [E1][E2]...: n is their product (see record_count())
   Layout target = Layout::asta(0);  // ASTA with tile 0 = "ASTA with the runtime's T"
+  bool target_given = false;        // written after `->` (else dl-annotate may choose)
   std::string marshaler;            // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
   std::string record;               // record name (from the marshaler name or name:rec)
   bool read_only = false;           // `const`: the kernel never writes it

@@ -295,17 +295,27 @@ class ClauseParser {
       i_ += 2;
       skip();
       if (!target(b.target)) return false;
+      b.target_given = true;
       skip();
     }
     std::size_t save = i_;
     std::string m = ident();
     if (!m.empty()) {
-      if (m.rfind("AOS2ASTA_", 0) == 0) {
-        if (b.target.kind != LayoutKind::ASTA) b.target = Layout::asta(0);
-        if (b.record.empty()) b.record = m.substr(9);
-      } else if (m.rfind("AOS2DA_", 0) == 0) {
-        b.target = Layout::da();
-        if (b.record.empty()) b.record = m.substr(7);
+      // The marshaler names the record; it gives the target only where `->` does not. A
+      // target of AoS takes either (the record's marshalers serve the buffer's other users).
+      const bool asta = m.rfind("AOS2ASTA_", 0) == 0, da = m.rfind("AOS2DA_", 0) == 0;
+      if (asta || da) {
+        const LayoutKind k = asta ? LayoutKind::ASTA : LayoutKind::DA;
+        if (!b.target_given)
+          b.target = asta ? Layout::asta(0) : Layout::da();
+        else if (b.target.kind != k && b.target.kind != LayoutKind::AoS) {
+          i_ = save;
+          return error(
+              "marshaler '" + m + "' converts to " + (asta ? "ASTA" : "DA") +
+              " but the target of '" + b.name + "' is " +
+              (b.target.kind == LayoutKind::ASTA && !b.target.tile ? "ASTA" : b.target.str()));
+        }
+        if (b.record.empty()) b.record = m.substr(asta ? 9 : 7);
       } else {
         i_ = save;
         return error("unknown word '" + m + "' (expected a marshaler such as AOS2ASTA_" +

@@ -97,9 +97,36 @@ __kernel __attribute__((reqd_work_group_size(64,1,1))) void k(__global float *a,
   EXPECT_EQ(k.buffers[1].record, "rec");
   EXPECT_EQ(k.buffers[1].target, dl::Layout::asta(16));
   EXPECT_EQ(k.buffers[2].name, "c");
+  EXPECT_FALSE(k.buffers[2].target_given);
+  EXPECT_TRUE(k.buffers[1].target_given);
   auto flat = dl::Record::make("g19", {{"v", dl::Scalar::Float, 1, 19}});
   EXPECT_EQ(dl::record_count({300, 19}, &flat), 300u);
   EXPECT_EQ(dl::record_count({300, 4}, &flat), 1200u);
+}
+
+// The marshaler names the record; an explicit target stays what `->` says (AoS included),
+// and a marshaler converting to another layout than the target is an error.
+TEST(Annotation, ExplicitTargetWinsOverTheMarshalerName) {
+  const char* src = R"(
+//DL: AoS: a[n] -> AoS AOS2ASTA_foo, b[n] AOS2DA_foo, c[n] -> ASTA(8) AOS2ASTA_foo
+__kernel void k(__global struct foo *a, __global struct foo *b, __global struct foo *c, int n) {}
+)";
+  auto s = dl::scan_annotations(src);
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& k = s.kernels.at(0);
+  EXPECT_EQ(k.buffers.at(0).target, dl::Layout::aos());
+  EXPECT_EQ(k.buffers[0].record, "foo");
+  EXPECT_EQ(k.buffers.at(1).target, dl::Layout::da());
+  EXPECT_EQ(k.buffers.at(2).target, dl::Layout::asta(8));
+  EXPECT_EQ(dl::format_clause(k.buffers[0]), "a[n] -> AoS AOS2ASTA_foo");
+  auto bad = dl::scan_annotations(R"(
+//DL: AoS: a[n] -> DA AOS2ASTA_foo
+__kernel void k(__global struct foo *a, int n) {}
+)");
+  ASSERT_TRUE(bad.has_errors());
+  EXPECT_NE(bad.diagnostics[0].message.find("converts to ASTA but the target of 'a' is DA"),
+            std::string::npos)
+      << bad.diagnostics[0].message;
 }
 
 TEST(Annotation, MalformedIsDiagnosedAndDropped) {
