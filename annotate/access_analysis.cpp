@@ -289,6 +289,7 @@ class Analyzer {
   }
   /// True when the record index is the work-item id plus uniform terms.
   bool unit_index(const Index& idx) {
+    index_unknown_ = idx.cls_unknown;
     if (idx.cls_unknown) return false;
     int gid = 0;
     for (const Expr* e : idx.cls) {
@@ -299,10 +300,12 @@ class Analyzer {
     }
     return gid == 1;
   }
+  /// Called right after unit_index() classified the access's index.
   void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole) {
-    b.stats.push_back(
-        {p, write, whole, ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
+    b.stats.push_back({p, write, whole, !index_unknown_,
+                       ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
   }
+  bool index_unknown_ = false;  // of the index unit_index() saw last
 
   // ---- text ----------------------------------------------------------------------------
   std::string index_text(const Index& idx, const Binding& b) {

@@ -28,6 +28,10 @@ struct AccessStat {
   Pattern pattern = Pattern::Irregular;
   bool write = false;
   bool whole = false;  // a whole record (or nested struct) copied
+  /// The pattern is what the index shows. False where dl-annotate could not see the
+  /// index (a pointer moved or aliased, or the access inside a helper the buffer reaches
+  /// through a pointer argument): Irregular then means "not known".
+  bool known = true;
   unsigned line = 0;
 };
 

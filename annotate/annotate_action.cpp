@@ -105,6 +105,7 @@ class Consumer : public ASTConsumer {
       w.fd = it->second;
       prepare(w);
       if (w.ok) analyse(w);
+      if (w.ok) choose_layouts(w);
     }
     emit(work);
     res_.ok = !de_->hasErrorOccurred();
@@ -253,7 +254,10 @@ class Consumer : public ASTConsumer {
         spec_needs_[have] = hr.needs;
         for (auto& b : have->params)
           if (have->origin)
-            have->origin->stats.insert(have->origin->stats.end(), b.stats.begin(), b.stats.end());
+            for (AccessStat st : b.stats) {
+              st.known = false;  // the helper sees a pointer, not the kernel's index
+              have->origin->stats.push_back(st);
+            }
         for (auto& x : hr.specs) todo.push_back(std::move(x));
       }
       if (!spec_ok_[have]) {
@@ -280,6 +284,24 @@ class Consumer : public ASTConsumer {
       de_->Report(w.fd->getLocation(), warn_id_)
           << "kernel '" + w.ann->kernel +
                  "' is left untransformed: its annotation is removed and it keeps reading AoS";
+    }
+  }
+
+  /// A buffer whose annotation gives no target keeps AoS where the analysis proves ASTA
+  /// cannot help: no access is strided AoS (the one pattern ASTA makes unit-stride) and
+  /// every other access is known to be unit-stride per work-item or irregular; those gain
+  /// nothing from ASTA and would pay its conversions. An access whose index dl-annotate
+  /// cannot see (a moved pointer, a helper) leaves the default, ASTA
+  /// (docs/annotation.md, "Layout choice").
+  void choose_layouts(KernelWork& w) {
+    if (opts_.force_layout) return;
+    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
+      if (w.ann->buffers[i].target_given) continue;
+      const auto& st = w.bindings[i].stats;
+      const bool may_help = std::any_of(st.begin(), st.end(), [](const AccessStat& a) {
+        return a.pattern == Pattern::StridedAoS || !a.known;
+      });
+      if (!may_help) w.clauses[i].target = Layout::aos();
     }
   }
 
@@ -508,6 +530,7 @@ class Consumer : public ASTConsumer {
                                             : a.irregular)++;
         (s.write ? a.writes : a.reads)++;
         if (s.whole) a.whole++;
+        if (!s.known) a.unknown++;
       }
       if (a.strided >= a.unit && a.strided >= a.irregular && a.strided)
         a.pattern = b.flat ? "strided AoS: consecutive work-items read scalars " +
@@ -516,6 +539,8 @@ class Consumer : public ASTConsumer {
                                  std::to_string(b.rec.size()) + " bytes apart";
       else if (a.unit >= a.irregular && a.unit)
         a.pattern = "unit-stride per work-item";
+      else if (a.irregular && a.unknown == a.irregular)
+        a.pattern = "not known: every index is hidden behind a moved pointer or a helper";
       else if (a.irregular)
         a.pattern = "irregular: record index not an affine function of the work-item id";
       else
@@ -525,12 +550,25 @@ class Consumer : public ASTConsumer {
                  : t.kind == LayoutKind::AoS ? "AoS"
                  : t.tile                    ? t.str()
                                              : "ASTA (T = DL_ASTA_T, chosen by the runtime)";
+      const bool given = w.ann->buffers[i].target_given;
       if (opts_.force_layout)
         a.reason = "forced by --layout";
       else if (t.kind == LayoutKind::DA)
         a.reason = "the annotation asks for DA";
       else if (t.kind == LayoutKind::ASTA && t.tile)
         a.reason = "the annotation fixes the tile width";
+      else if (t.kind == LayoutKind::AoS && given)
+        a.reason = "the annotation asks for AoS";
+      else if (t.kind == LayoutKind::AoS)
+        a.reason = a.unit + a.irregular
+                       ? "AoS kept: no strided AoS access, the pattern ASTA makes unit-stride; "
+                         "the others gain nothing from it"
+                       : "AoS kept: the kernel does not access it";
+      else if (given)
+        a.reason = "the annotation asks for ASTA";
+      else if (!a.strided && a.unknown)
+        a.reason = "default (paper 5.1: AoS to ASTA): " + std::to_string(a.unknown) +
+                   " access(es) through a pointer or helper whose index dl-annotate cannot see";
       else if (a.strided)
         a.reason =
             "default (paper 5.1: AoS to ASTA): ASTA makes the strided field accesses of a tile of "

@@ -18,7 +18,9 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
       o << "  " << a.name << ": record " << a.record << "; n = " << a.count << "\n";
       o << "    accesses: " << (a.unit + a.strided + a.irregular) << " (" << a.reads << " read, "
         << a.writes << " write, " << a.whole << " whole-record); unit-stride " << a.unit
-        << ", strided AoS " << a.strided << ", irregular " << a.irregular << "\n";
+        << ", strided AoS " << a.strided << ", irregular " << a.irregular;
+      if (a.unknown) o << " (" << a.unknown << " of them not seen: moved pointer or helper)";
+      o << "\n";
       o << "    pattern: " << a.pattern << "\n";
       o << "    layout: " << a.layout << " - " << a.reason << "\n";
     }
@@ -44,6 +46,7 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                              {{"unit_stride", a.unit},
                               {"strided_aos", a.strided},
                               {"irregular", a.irregular},
+                              {"index_not_seen", a.unknown},
                               {"reads", a.reads},
                               {"writes", a.writes},
                               {"whole_record", a.whole}}},

@@ -51,11 +51,11 @@ static inline struct in dl_store_rec_at0_struct_in_g(__global uchar *b, ulong w,
 }
 #endif
 //DL: record rec 8 4 short:i_a@0 char:i_b@2 float:x@4
-//DL: AoS: r[global_size(0)] -> ASTA AOS2ASTA_rec
+//DL: AoS: r[global_size(0)] -> AoS AOS2ASTA_rec
 #ifdef DL_ASTA_T
 __kernel void shift(__global struct rec *r, __global struct rec *out) {
   const ulong dl_n_r = (ulong)((long)get_global_size(0));
-  const ulong dl_w_r = (ulong)(DL_ASTA_T);
+  const ulong dl_w_r = (ulong)1;
   size_t g = get_global_id(0);
   struct rec v = dl_load_rec_g((const __global uchar *)(r), dl_w_r, dl_n_r, (g));
   v.x += 1.0f;

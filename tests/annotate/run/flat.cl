@@ -17,7 +17,7 @@ __kernel void relax(__global const float *src, __global float *dst) {
 }
 
 //TEST: shifted 1003 args: buf
-//DL: AoS: g[global_size(0)][5]
+//DL: AoS: g[global_size(0)][5] -> ASTA
 __kernel void shifted(__global int *g) {
   int e = get_global_id(0);
   if (e == 0) return;

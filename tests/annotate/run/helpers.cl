@@ -17,7 +17,7 @@ void twice(__global cell *c) {
 }
 
 //TEST: run_helpers 1003 args: buf fbuf:1003
-//DL: AoS: c[global_size(0)]
+//DL: AoS: c[global_size(0)] -> ASTA
 __kernel void run_helpers(__global cell *c, __global float *out) {
   size_t i = get_global_id(0);
   twice(&c[i]);

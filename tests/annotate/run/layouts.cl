@@ -20,7 +20,7 @@ __kernel void fixed(__global item *a) {
 }
 
 //TEST: pair 1003 args: buf buf int:1003
-//DL: AoS: x[n]
+//DL: AoS: x[n] -> ASTA
 //DL: AoS: y[n] -> DA
 __kernel void pair(__global item *x, __global item *y, int n) {
   int i = get_global_id(0);

@@ -29,7 +29,7 @@ __kernel void fields(__global rec *p, int n, int cap) {
 //TEST: whole 1024 args: buf:1000 buf:1000 int:993 int:1000
 //TEST: whole 1024 args: buf:1000 buf:1000 int:991 int:1000
 //TEST: whole 1024 args: buf buf int:991 int:991
-//DL: AoS: p[n], q[n]
+//DL: AoS: p[n] -> ASTA, q[n]
 __kernel void whole(__global const rec *p, __global rec *q, int n, int cap) {
   int i = get_global_id(0);
   if (i >= cap) return;

@@ -12,7 +12,7 @@ struct outer {
 };
 
 //TEST: rotate_copy 1003 args: buf buf
-//DL: AoS: src[global_size(0)], dst[global_size(0)]
+//DL: AoS: src[global_size(0)] -> ASTA, dst[global_size(0)]
 __kernel void rotate_copy(__global const struct outer *src, __global struct outer *dst) {
   size_t i = get_global_id(0);
   size_t j = (i + 1) % get_global_size(0);
