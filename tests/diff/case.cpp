@@ -20,6 +20,7 @@ std::string kernel_name(Form f, Shape s) {
   const ShapeInfo& i = info(s);
   if (f == Form::Bump) return "bump";
   if (!i.record) return "";
+  if (f == Form::Swap) return i.flat ? "" : std::string("swap_") + i.name;
   if (i.flat) {
     switch (f) {
       case Form::Upd:
@@ -44,9 +45,17 @@ std::string kernel_name(Form f, Shape s) {
 }
 
 const char* form_text(Form f) {
-  static const char* t[] = {
-      "p[n]",       "p[n] -> DA", "p[n] -> ASTA(8)", "p[global_size(0)]", "p[n], if (i < cap)",
-      "const p[n]", "a[n], b[n]", "a[n], plain b",   "no annotation",     "plain program"};
+  static const char* t[] = {"p[n]",
+                            "p[n] -> DA",
+                            "p[n] -> ASTA(8)",
+                            "p[global_size(0)]",
+                            "p[n], if (i < cap)",
+                            "const p[n]",
+                            "a[n], b[n]",
+                            "a[n], plain b",
+                            "no annotation",
+                            "plain program",
+                            "p[n], irregular (AoS kept)"};
   return t[static_cast<int>(f)];
 }
 

@@ -5,6 +5,7 @@
 //
 // Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
 // -> ASTA(8), const, two annotated buffers, an annotated buffer next to a plain one,
+// a buffer dl-annotate keeps in AoS (irregular accesses only),
 // flat arrays g[n][S] with S odd, a bound other than n (if (i < cap)), and kernels
 // without annotation. Arithmetic is exact (integer operations, float additions of
 // small integers and multiplications by two), so the original and the rewritten kernel
@@ -85,6 +86,19 @@ __kernel void plain_fd(__global rec_fd *p, int n, int k) {
   if (i >= n) return;
   p[i].f += (float)k;
   p[i].d = p[i].d * 2.0 - (double)k;
+}
+
+// Records swapped in pairs (j = i ^ 1), an index not affine in the work-item id:
+// dl-annotate keeps p in AoS (-> AoS), DL converts it back if another kernel left it
+// in ASTA or DA.
+//DL: AoS: p[n]
+__kernel void swap_fd(__global rec_fd *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  int j = i ^ 1;
+  if (j >= n) j = i;
+  p[j].f += (float)k;
+  p[j].d = p[j].d * 2.0 - (double)k;
 }
 
 typedef struct {
@@ -169,6 +183,20 @@ __kernel void plain_cis(__global rec_cis *p, int n, int k) {
   p[i].s ^= (short)k;
 }
 
+// Records swapped in pairs (j = i ^ 1), an index not affine in the work-item id:
+// dl-annotate keeps p in AoS (-> AoS), DL converts it back if another kernel left it
+// in ASTA or DA.
+//DL: AoS: p[n]
+__kernel void swap_cis(__global rec_cis *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  int j = i ^ 1;
+  if (j >= n) j = i;
+  p[j].c += (char)k;
+  p[j].i = (int)((uint)p[j].i * 3u + (uint)k);
+  p[j].s ^= (short)k;
+}
+
 typedef struct {
   float4 v;
   int k;
@@ -243,6 +271,17 @@ __kernel void plain_f4i(__global rec_f4i *p, int n, int k) {
   if (i >= n) return;
   p[i].v = p[i].v * 2.0f + (float)k;
   p[i].k = (int)((uint)p[i].k + (uint)k);
+}
+
+// Records swapped in pairs, as swap_fd.
+//DL: AoS: p[n]
+__kernel void swap_f4i(__global rec_f4i *p, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  int j = i ^ 1;
+  if (j >= n) j = i;
+  p[j].v = p[j].v * 2.0f + (float)k;
+  p[j].k = (int)((uint)p[j].k + (uint)k);
 }
 
 //DL: AoS: g[n][3]
