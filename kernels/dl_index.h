@@ -116,4 +116,3 @@ inline ulong dl_tiled_to_aos(ulong W, ulong n, uint ru, ulong p, uint uni,
   const ulong w = min(n - base, W);
   return base * ru + dl_tile_perm64(p - base * ru, w, ru, 0, uni, st);
 }
-

@@ -59,9 +59,9 @@ cl_program build(Ctx& c, const std::string& src, const char* options) {
     std::exit(1);
   }
   // The controller's tests compare it with the AoS kernel time (it decides by both).
-  std::fprintf(stderr, "build: %.3f ms\n",
-               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                   .count());
+  std::fprintf(
+      stderr, "build: %.3f ms\n",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return p;
 }
 

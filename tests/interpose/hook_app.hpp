@@ -13,22 +13,22 @@
 #include <string>
 #include <vector>
 
-#define API_LIST(X)                                                                                \
-  X(clGetPlatformIDs)                                                                              \
-  X(clGetDeviceIDs)                                                                                \
-  X(clGetDeviceInfo)                                                                               \
-  X(clCreateContext) X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource)            \
-      X(clBuildProgram) X(clGetProgramBuildInfo) X(clGetProgramInfo) X(clCreateProgramWithBinary)  \
-          X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer)               \
-              X(clCreateImage) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)                    \
-                  X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)        \
-                      X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)      \
-                          X(clEnqueueReadImage) X(clFinish) X(clFlush) X(clWaitForEvents)          \
-                              X(clGetEventInfo) X(clCreateUserEvent) X(clSetUserEventStatus)       \
-                                  X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel)       \
-                                      X(clReleaseProgram) X(clReleaseCommandQueue)                 \
-                                          X(clReleaseContext) X(clCompileProgram) X(clLinkProgram) \
-                                              X(clCloneKernel)
+#define API_LIST(X)                                                                               \
+  X(clGetPlatformIDs)                                                                             \
+  X(clGetDeviceIDs)                                                                               \
+  X(clGetDeviceInfo)                                                                              \
+  X(clCreateContext)                                                                              \
+  X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource) X(clBuildProgram)            \
+      X(clGetProgramBuildInfo) X(clGetProgramInfo) X(clCreateProgramWithBinary) X(clCreateKernel) \
+          X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clCreateImage)               \
+              X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer)            \
+                  X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)        \
+                      X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clEnqueueReadImage)      \
+                          X(clFinish) X(clFlush) X(clWaitForEvents) X(clGetEventInfo)             \
+                              X(clCreateUserEvent) X(clSetUserEventStatus) X(clReleaseEvent)      \
+                                  X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)    \
+                                      X(clReleaseCommandQueue) X(clReleaseContext)                \
+                                          X(clCompileProgram) X(clLinkProgram) X(clCloneKernel)
 
 struct Api {
 #define X(name) decltype(&::name) name = nullptr;

@@ -37,8 +37,8 @@ bool built(const Result& r) {
   return !(k && (*k)["policy"].get<std::string>().find("preparing the transformed kernel") !=
                     std::string::npos);
 }
-#define SKIP_UNLESS_BUILT(r)                                                                   \
-  if (!built(r))                                                                               \
+#define SKIP_UNLESS_BUILT(r)                                                                     \
+  if (!built(r))                                                                                 \
   GTEST_SKIP() << "the device ran the AoS launches faster than DL's build of the program took: " \
                   "nothing to decide after it"
 

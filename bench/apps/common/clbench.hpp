@@ -183,7 +183,8 @@ inline void read(const Device& d, cl_mem m, void* dst, std::size_t bytes) {
   check(clEnqueueReadBuffer(d.queue, m, CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
   std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ static_cast<unsigned char*>(dst)[i]) * 1099511628211ull;
+  for (std::size_t i = 0; i < bytes; ++i)
+    h = (h ^ static_cast<unsigned char*>(dst)[i]) * 1099511628211ull;
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   last_read_fnv() = buf;
