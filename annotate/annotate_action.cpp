@@ -288,20 +288,20 @@ class Consumer : public ASTConsumer {
   }
 
   /// A buffer whose annotation gives no target keeps AoS where the analysis proves ASTA
-  /// cannot help: no access is strided AoS (the one pattern ASTA makes unit-stride) and
-  /// every other access is known to be unit-stride per work-item or irregular; those gain
-  /// nothing from ASTA and would pay its conversions. An access whose index dl-annotate
-  /// cannot see (a moved pointer, a helper) leaves the default, ASTA
-  /// (docs/annotation.md, "Layout choice").
+  /// cannot help: every access is unit-stride per work-item (whole records, or a flat
+  /// array indexed by the id), or there is none. Strided AoS accesses are what ASTA makes
+  /// unit-stride; an irregular index may be a gather or a stride the analysis cannot
+  /// name (`i * K + k`), so it leaves the default, ASTA, and the runtime's controller
+  /// judges it by measurement (docs/annotation.md, "Layout choice").
   void choose_layouts(KernelWork& w) {
     if (opts_.force_layout) return;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
       if (w.ann->buffers[i].target_given) continue;
       const auto& st = w.bindings[i].stats;
-      const bool may_help = std::any_of(st.begin(), st.end(), [](const AccessStat& a) {
-        return a.pattern == Pattern::StridedAoS || !a.known;
-      });
-      if (!may_help) w.clauses[i].target = Layout::aos();
+      if (std::all_of(st.begin(), st.end(), [](const AccessStat& a) {
+            return a.pattern == Pattern::UnitStride && a.known;
+          }))
+        w.clauses[i].target = Layout::aos();
     }
   }
 
@@ -560,15 +560,18 @@ class Consumer : public ASTConsumer {
       else if (t.kind == LayoutKind::AoS && given)
         a.reason = "the annotation asks for AoS";
       else if (t.kind == LayoutKind::AoS)
-        a.reason = a.unit + a.irregular
-                       ? "AoS kept: no strided AoS access, the pattern ASTA makes unit-stride; "
-                         "the others gain nothing from it"
-                       : "AoS kept: the kernel does not access it";
+        a.reason = a.unit ? "AoS kept: every access is unit-stride per work-item already; ASTA "
+                            "would only add conversions and address arithmetic"
+                          : "AoS kept: the kernel does not access it";
       else if (given)
         a.reason = "the annotation asks for ASTA";
       else if (!a.strided && a.unknown)
         a.reason = "default (paper 5.1: AoS to ASTA): " + std::to_string(a.unknown) +
                    " access(es) through a pointer or helper whose index dl-annotate cannot see";
+      else if (!a.strided && a.irregular)
+        a.reason =
+            "default (paper 5.1: AoS to ASTA): an irregular index may still be a stride "
+            "(i * K + k); the runtime's controller keeps AoS where ASTA does not pay";
       else if (a.strided)
         a.reason =
             "default (paper 5.1: AoS to ASTA): ASTA makes the strided field accesses of a tile of "

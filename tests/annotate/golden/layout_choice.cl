@@ -1,6 +1,7 @@
-// The layout of each buffer without a written target follows its accesses: ASTA only
-// where an access is strided AoS; AoS kept for unit-stride, irregular or no accesses. A
-// written target is kept whatever the accesses.
+// The layout of each buffer without a written target follows its accesses: AoS kept
+// where every access is unit-stride per work-item or there is none; ASTA where an access
+// is strided AoS or irregular (the analysis cannot tell a gather from a stride it does
+// not name). A written target is kept whatever the accesses.
 typedef struct {
   float x, y, z, w;
 } atom;
@@ -12,7 +13,7 @@ __kernel void forces(__global atom *a, __global const atom *b, __global const in
   if (i >= n) return;
   a[i].x += 1.0f;            /* strided AoS: ASTA */
   atom self = b[i];          /* a whole record per work-item: AoS kept */
-  atom other = c[nbr[i]];    /* a gather: AoS kept */
+  atom other = c[nbr[i]];    /* irregular: ASTA, the controller judges */
   a[i].w = self.y + other.z;
 }
 
