@@ -20,7 +20,7 @@ std::string kernel_name(Form f, Shape s) {
   const ShapeInfo& i = info(s);
   if (f == Form::Bump) return "bump";
   if (!i.record) return "";
-  if (f == Form::Swap) return i.flat ? "" : std::string("swap_") + i.name;
+  if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
   if (i.flat) {
     switch (f) {
       case Form::Upd:
@@ -55,7 +55,7 @@ const char* form_text(Form f) {
                             "a[n], plain b",
                             "no annotation",
                             "plain program",
-                            "p[n], irregular (AoS kept)"};
+                            "p[n], whole records (AoS kept)"};
   return t[static_cast<int>(f)];
 }
 

@@ -26,10 +26,10 @@ struct ShapeInfo {
 const ShapeInfo& info(Shape s);
 
 /// Kernel forms (tests/diff/kernels/records.cl). Bump is the unannotated byte kernel of
-/// tests/diff/kernels/plain.cl, a program without any annotation. Swap reads and writes
-/// records at an index that is not affine in the work-item id: dl-annotate keeps its
-/// buffer in AoS (`-> AoS`), so DL hands it AoS bytes whatever layout it is in.
-enum class Form : std::uint8_t { Upd, UpdDA, UpdT, UpdG, Cap, Sum, Pair, Half, Plain, Bump, Swap };
+/// tests/diff/kernels/plain.cl, a program without any annotation. Whole copies whole
+/// records by the work-item id (unit-stride): dl-annotate keeps its buffer in AoS
+/// (`-> AoS`), so DL hands it AoS bytes whatever layout it is in.
+enum class Form : std::uint8_t { Upd, UpdDA, UpdT, UpdG, Cap, Sum, Pair, Half, Plain, Bump, Whole };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
 const char* form_text(Form f);

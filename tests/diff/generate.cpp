@@ -204,7 +204,7 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
     forms.push_back(Form::UpdDA);
     forms.push_back(Form::UpdT);
     forms.push_back(Form::Half);
-    forms.push_back(Form::Swap);
+    forms.push_back(Form::Whole);
   }
   const Form f = r_.pick(forms);
   switch (f) {

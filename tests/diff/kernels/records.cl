@@ -5,7 +5,7 @@
 //
 // Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
 // -> ASTA(8), const, two annotated buffers, an annotated buffer next to a plain one,
-// a buffer dl-annotate keeps in AoS (irregular accesses only),
+// a buffer dl-annotate keeps in AoS (whole records only),
 // flat arrays g[n][S] with S odd, a bound other than n (if (i < cap)), and kernels
 // without annotation. Arithmetic is exact (integer operations, float additions of
 // small integers and multiplications by two), so the original and the rewritten kernel
@@ -88,17 +88,16 @@ __kernel void plain_fd(__global rec_fd *p, int n, int k) {
   p[i].d = p[i].d * 2.0 - (double)k;
 }
 
-// Records swapped in pairs (j = i ^ 1), an index not affine in the work-item id:
-// dl-annotate keeps p in AoS (-> AoS), DL converts it back if another kernel left it
-// in ASTA or DA.
+// Whole records copied by the work-item id, unit-stride per work-item: dl-annotate
+// keeps p in AoS (-> AoS), DL converts it back if another kernel left it in ASTA or DA.
 //DL: AoS: p[n]
-__kernel void swap_fd(__global rec_fd *p, int n, int k) {
+__kernel void whole_fd(__global rec_fd *p, int n, int k) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int j = i ^ 1;
-  if (j >= n) j = i;
-  p[j].f += (float)k;
-  p[j].d = p[j].d * 2.0 - (double)k;
+  rec_fd v = p[i];
+  v.f += (float)k;
+  v.d = v.d * 2.0 - (double)k;
+  p[i] = v;
 }
 
 typedef struct {
@@ -183,18 +182,16 @@ __kernel void plain_cis(__global rec_cis *p, int n, int k) {
   p[i].s ^= (short)k;
 }
 
-// Records swapped in pairs (j = i ^ 1), an index not affine in the work-item id:
-// dl-annotate keeps p in AoS (-> AoS), DL converts it back if another kernel left it
-// in ASTA or DA.
+// Whole records, as whole_fd.
 //DL: AoS: p[n]
-__kernel void swap_cis(__global rec_cis *p, int n, int k) {
+__kernel void whole_cis(__global rec_cis *p, int n, int k) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int j = i ^ 1;
-  if (j >= n) j = i;
-  p[j].c += (char)k;
-  p[j].i = (int)((uint)p[j].i * 3u + (uint)k);
-  p[j].s ^= (short)k;
+  rec_cis v = p[i];
+  v.c += (char)k;
+  v.i = (int)((uint)v.i * 3u + (uint)k);
+  v.s ^= (short)k;
+  p[i] = v;
 }
 
 typedef struct {
@@ -273,15 +270,15 @@ __kernel void plain_f4i(__global rec_f4i *p, int n, int k) {
   p[i].k = (int)((uint)p[i].k + (uint)k);
 }
 
-// Records swapped in pairs, as swap_fd.
+// Whole records, as whole_fd.
 //DL: AoS: p[n]
-__kernel void swap_f4i(__global rec_f4i *p, int n, int k) {
+__kernel void whole_f4i(__global rec_f4i *p, int n, int k) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int j = i ^ 1;
-  if (j >= n) j = i;
-  p[j].v = p[j].v * 2.0f + (float)k;
-  p[j].k = (int)((uint)p[j].k + (uint)k);
+  rec_f4i v = p[i];
+  v.v = v.v * 2.0f + (float)k;
+  v.k = (int)((uint)v.k + (uint)k);
+  p[i] = v;
 }
 
 //DL: AoS: g[n][3]
