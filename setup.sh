@@ -39,8 +39,9 @@ build() {
 # instrumented; tests/sanitize/*.supp may silence findings inside them, never in DL.
 sanitize() {
   local b="${BUILD_DIR:-build}" j="${JOBS:-$(nproc)}" supp="$PWD/tests/sanitize"
+  # The fuzzers are built with ASan and UBSan already, and run in the test job.
   cmake -S . -B "$b-asan" -DCMAKE_BUILD_TYPE=Debug -DDL_SANITIZE=address,undefined \
-    -DDL_BUILD_BENCH=OFF
+    -DDL_BUILD_BENCH=OFF -DDL_BUILD_FUZZERS=OFF
   cmake --build "$b-asan" -j "$j"
   # verify_asan_link_order=0: tests preload the instrumented libdl_interpose.so into
   # instrumented programs, whose ASan runtime then loads just after it.
