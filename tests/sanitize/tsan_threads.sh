@@ -12,6 +12,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../interpose" && pwd)"
 mkdir -p "$dir"
 export DL_TEST_KERNELS="$src/hooks.cl"
+# Every launch transformed: the controller (DL_POLICY=auto) would keep this short run AoS.
+export DL_POLICY=always
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 "$app" threads "$dir/native.bin"
 for layers in "" "$lib"; do
