@@ -505,6 +505,24 @@ SourceAnnotations scan_annotations(std::string_view src) {
             bad = true;
           }
     }
+    // One clause per buffer and kernel: a second (another annotation block of the same
+    // kernel name, e.g. a definition the preprocessor sets aside) would bind one argument
+    // twice.
+    for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+      const BufferAnnotation& b = p.buffers[i];
+      const BufferAnnotation* first = nullptr;
+      for (const auto& e : k->buffers)
+        if (e.name == b.name) first = &e;
+      for (std::size_t j = 0; j < i && !first; ++j)
+        if (p.buffers[j].name == b.name) first = &p.buffers[j];
+      if (first) {
+        out.diagnostics.push_back({b.line, b.column, true,
+                                   "'" + b.name + "' of kernel '" + sig.name +
+                                       "' is already annotated (line " +
+                                       std::to_string(first->line) + ")"});
+        bad = true;
+      }
+    }
     if (bad) {
       // A kernel with a broken annotation runs untransformed: drop it entirely.
       broken.insert(sig.name);
