@@ -523,7 +523,8 @@ class Analyzer {
       res_.needs.insert(fn);
       stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, false, true);
       Binding* bp = &b;
-      sp_replace(lv, [this, fn, idx, bp] {
+      sp_replace(lv, [this, lv, fn, idx, bp] {
+        if (bp->keep_aos) return sp_.inner_text(lv);
         return fn + "((const " + bp->as + " uchar *)(" + bp->base + "), " + bp->w + ", " + bp->n +
                ", " + index_text(idx, *bp) + ")";
       });
@@ -539,7 +540,8 @@ class Analyzer {
       stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, true, true);
       Binding* bp = &b;
       const Expr* rhs = bo->getRHS();
-      sp_replace(bo, [this, fn, idx, bp, rhs] {
+      sp_replace(bo, [this, bo, fn, idx, bp, rhs] {
+        if (bp->keep_aos) return sp_.inner_text(bo);
         return fn + "((" + bp->as + " uchar *)(" + bp->base + "), " + bp->w + ", " + bp->n + ", " +
                index_text(idx, *bp) + ", " + sp_.text(rhs) + ")";
       });
@@ -621,7 +623,8 @@ class Analyzer {
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
         stat(b, lv, unit_index(rec) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
-        sp_replace(lv, [this, bp, rec, c, z, type] {
+        sp_replace(lv, [this, lv, bp, rec, c, z, type] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
           const std::string i = index_text(rec, *bp);
           const std::string o = std::to_string(c * z), zs = std::to_string(z);
           const std::string r = std::to_string(bp->flat_count * z);
@@ -633,7 +636,8 @@ class Analyzer {
         });
       } else {
         stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, write, false);
-        sp_replace(lv, [this, bp, idx, z, type] {
+        sp_replace(lv, [this, lv, bp, idx, z, type] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
                      "dl_flat(" + bp->w + ", " + bp->n + ", " + std::to_string(bp->flat_count) +
                          ", " + std::to_string(z) + ", " + index_text(idx, *bp) + ")");
@@ -642,7 +646,8 @@ class Analyzer {
       return;
     }
     stat(b, lv, unit_index(idx) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
-    sp_replace(lv, [this, bp, idx, off, z, type] {
+    sp_replace(lv, [this, lv, bp, idx, off, z, type] {
+      if (bp->keep_aos) return sp_.inner_text(lv);
       const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);
       const std::string r = std::to_string(bp->rec.size());
       const std::string at =

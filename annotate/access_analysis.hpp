@@ -49,6 +49,10 @@ struct Binding {
   std::string base, w, n;     // their texts in generated code
   bool da = false;            // leaves through dl_da (kernel with DA)
   bool root_is_base = false;  // the parameter is never reassigned
+  /// The buffer stays AoS (its target is AoS): its accesses keep their original text, so
+  /// the compiler sees exactly the application's address arithmetic. Set after the
+  /// analysis (the choice needs its statistics); the rewrites read it when rendered.
+  bool keep_aos = false;
   std::vector<AccessStat> stats;
 };
 

@@ -293,15 +293,16 @@ class Consumer : public ASTConsumer {
   /// unit-stride; an irregular index may be a gather or a stride the analysis cannot
   /// name (`i * K + k`), so it leaves the default, ASTA, and the runtime's controller
   /// judges it by measurement (docs/annotation.md, "Layout choice").
+  /// A buffer kept in AoS keeps the accesses as written (Binding::keep_aos).
   void choose_layouts(KernelWork& w) {
-    if (opts_.force_layout) return;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
-      if (w.ann->buffers[i].target_given) continue;
       const auto& st = w.bindings[i].stats;
-      if (std::all_of(st.begin(), st.end(), [](const AccessStat& a) {
+      if (!opts_.force_layout && !w.ann->buffers[i].target_given &&
+          std::all_of(st.begin(), st.end(), [](const AccessStat& a) {
             return a.pattern == Pattern::UnitStride && a.known;
           }))
         w.clauses[i].target = Layout::aos();
+      w.bindings[i].keep_aos = w.clauses[i].target.kind == LayoutKind::AoS;
     }
   }
 

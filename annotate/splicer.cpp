@@ -116,10 +116,20 @@ std::string Splicer::text(const clang::Stmt* node) {
   return out;
 }
 
+std::string Splicer::inner_text(const clang::Stmt* node) {
+  unsigned b = 0, e = 0;
+  if (offsets(node, b, e)) return range_text(b, e, node);
+  return pretty(node);  // in a macro body: printed with its children's replacements
+}
+
 std::string Splicer::range_text(unsigned begin, unsigned end) {
+  return range_text(begin, end, nullptr);
+}
+
+std::string Splicer::range_text(unsigned begin, unsigned end, const clang::Stmt* skip) {
   std::vector<const Repl*> inside;
   for (const auto& r : repls_)
-    if (r.begin >= begin && r.end <= end) inside.push_back(&r);
+    if (r.begin >= begin && r.end <= end && (!skip || r.node != skip)) inside.push_back(&r);
   std::sort(inside.begin(), inside.end(), [](const Repl* a, const Repl* b) {
     return a->begin != b->begin ? a->begin < b->begin : a->end > b->end;
   });

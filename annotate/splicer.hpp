@@ -39,6 +39,9 @@ class Splicer {
   void keep(std::shared_ptr<void> owner) { owners_.push_back(std::move(owner)); }
   /// Rewritten text of a node (its replacement if it has one).
   std::string text(const clang::Stmt* node);
+  /// The node's own text with its children's replacements, ignoring the node's own one
+  /// (for a replacement that decides, when rendered, to keep the original).
+  std::string inner_text(const clang::Stmt* node);
   /// Rewritten text of the file bytes [begin, end).
   std::string range_text(unsigned begin, unsigned end);
   /// File offsets of a node's whole text; false when it is not in the main file.
@@ -52,6 +55,7 @@ class Splicer {
     Builder build;
   };
   std::string pretty(const clang::Stmt* node);
+  std::string range_text(unsigned begin, unsigned end, const clang::Stmt* skip);
 
   clang::ASTContext& ctx_;
   const clang::SourceManager& sm_;

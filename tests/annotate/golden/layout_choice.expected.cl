@@ -57,7 +57,7 @@ __kernel void forces(__global atom *a, __global const atom *b, __global const in
   int i = get_global_id(0);
   if (i >= n) return;
   DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 16, (i), 0, 4)) += 1.0f;            /* strided AoS: ASTA */
-  atom self = dl_load_atom_g((const __global uchar *)(b), dl_w_b, dl_n_b, (i));          /* a whole record per work-item: AoS kept */
+  atom self = b[i];          /* a whole record per work-item: AoS kept */
   atom other = dl_load_atom_g((const __global uchar *)(c), dl_w_c, dl_n_c, (nbr[i]));    /* irregular: ASTA, the controller judges */
   DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 16, (i), 12, 4)) = self.y + other.z;
 }
@@ -81,7 +81,7 @@ __kernel void written(__global atom *a, __global const int *nbr, __global atom *
   const ulong dl_n_c = (ulong)((long)(n));
   const ulong dl_w_c = (ulong)(DL_ASTA_T);
   int i = get_global_id(0);
-  if (i < n) DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 16, (i), 4, 4)) = DL_REF(__global, float, c, dl_tiled(dl_w_c, dl_n_c, 16, (nbr[i]), 0, 4)); /* targets as written, whatever the accesses */
+  if (i < n) a[i].y = DL_REF(__global, float, c, dl_tiled(dl_w_c, dl_n_c, 16, (nbr[i]), 0, 4)); /* targets as written, whatever the accesses */
 }
 #else
 __kernel void written(__global atom *a, __global const int *nbr, __global atom *c, int n) {

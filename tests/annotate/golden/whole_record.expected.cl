@@ -57,10 +57,10 @@ __kernel void shift(__global struct rec *r, __global struct rec *out) {
   const ulong dl_n_r = (ulong)((long)get_global_size(0));
   const ulong dl_w_r = (ulong)1;
   size_t g = get_global_id(0);
-  struct rec v = dl_load_rec_g((const __global uchar *)(r), dl_w_r, dl_n_r, (g));
+  struct rec v = r[g];
   v.x += 1.0f;
   out[g] = v;
-  dl_store_rec_at0_struct_in_g((__global uchar *)(r), dl_w_r, dl_n_r, (g), v.i);
+  r[g].i = v.i;
 }
 #else
 __kernel void shift(__global struct rec *r, __global struct rec *out) {
