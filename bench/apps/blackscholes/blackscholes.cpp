@@ -153,6 +153,11 @@ int main(int argc, char** argv) try {
     std::printf("  %-10s %9.4f ms  speedup %.2f\n", l.name().c_str(), t, aos / t);
   }
   c["annotated_aos_ms"] = run(annotated, "", 1, 0, "annotated", nullptr);
+  c["rewritten_ms"] = dlb::time_rewritten(
+      o, n, "",
+      [&](const std::string& s, const std::string& opts, std::size_t W, const std::string& what) {
+        return run(s, opts, W, 0, what, nullptr);
+      });
   c["kernel_ms"] = ms;
   c["speedup"] = speed;
   c["check"] = "ok";

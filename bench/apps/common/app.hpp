@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,14 @@ struct AppLayout {
   std::size_t width(std::size_t n) const { return tile == 0 ? n : tile; }
 };
 
+/// A kernel file rewritten by dl-annotate (`--rewritten [label=]FILE,...`), timed on data
+/// in the layout its annotations chose: tile width 1 = AoS kept, 0 = DA, 2 = ASTA (the
+/// run's tile widths T, built with -DDL_ASTA_T=T as DL's runtime builds it).
+struct Rewritten {
+  std::string label, path, source;
+  unsigned target = 2;
+};
+
 struct AppOptions {
   unsigned platform = 0, device = 0;
   std::vector<AppLayout> layouts;  // AoS first
@@ -40,7 +50,32 @@ struct AppOptions {
   std::string kernel_dir;      // where the .cl files are
   std::string kernel;          // the annotated AoS kernel file ("app" mode)
   std::string json;            // output file ("" = none)
+  std::vector<Rewritten> rewritten;
 };
+
+/// The layout a rewritten file's annotations chose for all its buffers (the `-> X` of
+/// every `//DL: AoS:` line); a file whose buffers differ cannot run on one data layout.
+inline unsigned rewritten_target(const std::string& src, const std::string& path) {
+  std::set<std::string> targets;
+  std::istringstream in(src);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//DL: AoS:", 0) != 0) continue;
+    for (auto at = line.find("-> "); at != std::string::npos; at = line.find("-> ", at + 3)) {
+      const auto end = line.find_first_of(" ,", at + 3);
+      targets.insert(line.substr(at + 3, end == std::string::npos ? end : end - at - 3));
+    }
+  }
+  if (targets.size() != 1)
+    fail(path +
+         ": expected one written target for all annotated buffers (a dl-annotate "
+         "output), found " +
+         std::to_string(targets.size()));
+  const std::string& t = *targets.begin();
+  if (t == "AoS") return 1;
+  if (t == "DA") return 0;
+  if (t == "ASTA") return 2;
+  fail(path + ": unknown target " + t);
+}
 
 inline AppOptions parse_app_options(const Args& a, const std::string& app) {
   AppOptions o;
@@ -55,7 +90,44 @@ inline AppOptions parse_app_options(const Args& a, const std::string& app) {
   o.kernel_dir = a.str("kernel-dir", exe_dir() + "/kernels");
   o.kernel = a.str("kernel", o.kernel_dir + "/" + app + ".cl");
   o.json = a.str("json", "");
+  for (const auto& w : a.words("rewritten", {})) {
+    Rewritten r;
+    const auto eq = w.find('=');
+    r.label = eq == std::string::npos ? "rewritten" : w.substr(0, eq);
+    r.path = eq == std::string::npos ? w : w.substr(eq + 1);
+    r.source = read_text(r.path);
+    r.target = rewritten_target(r.source, r.path);
+    o.rewritten.push_back(r);
+  }
   return o;
+}
+
+/// Times every `--rewritten` file for every tile width T of the run, on data in the
+/// layout its annotations chose: `run(src, opts, W, what)` returns the kernel's median ms
+/// and checks its result. `opts` are the application's own build options. Returns
+/// {label: {"layout": ..., "ms": {"T=16": ...}}}.
+template <class Run>
+nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::string& opts,
+                              Run&& run) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& r : o.rewritten) {
+    nlohmann::json ms = nlohmann::json::object();
+    for (const auto& l : o.layouts) {
+      if (l.tile < 2) continue;
+      const std::size_t W = r.target == 2 ? l.tile : r.target == 1 ? 1 : n;
+      const std::string what = r.label + " T=" + std::to_string(l.tile);
+      ms["T=" + std::to_string(l.tile)] =
+          run(r.source, "-DDL_ASTA_T=" + std::to_string(l.tile) + " " + opts, W, what);
+      std::printf("  %-24s %9.4f ms\n", what.c_str(),
+                  ms["T=" + std::to_string(l.tile)].get<double>());
+    }
+    out[r.label] = {{"layout", r.target == 2   ? "ASTA"
+                               : r.target == 1 ? "AoS"
+                                               : "DA"},
+                    {"file", r.path.substr(r.path.rfind('/') + 1)},
+                    {"ms", ms}};
+  }
+  return out;
 }
 
 /// Source of an application's hand-written layout variants: layouts.h + <app>_layouts.cl.
