@@ -18,6 +18,10 @@ const char* pattern_name(Pattern p) {
       return "unit-stride per work-item";
     case Pattern::StridedAoS:
       return "strided AoS";
+    case Pattern::Invariant:
+      return "loop-invariant record";
+    case Pattern::Gather:
+      return "gather";
     case Pattern::Irregular:
       return "irregular";
   }
@@ -33,14 +37,17 @@ class Collector : public RecursiveASTVisitor<Collector> {
  public:
   std::vector<const DeclRefExpr*> refs;
   std::vector<const VarDecl*> locals;
-  std::map<const VarDecl*, std::vector<const Expr*>> assigned;  // `v = rhs`
-  std::set<const VarDecl*> modified;                            // ++, --, +=, -=, =
+  std::map<const VarDecl*, std::vector<const Expr*>> assigned;            // `v = rhs`
+  std::set<const VarDecl*> modified;                                      // ++, --, +=, -=, =
+  std::map<const VarDecl*, std::vector<const BinaryOperator*>> compound;  // `v op= rhs`
+  std::set<const VarDecl*> declared;                                      // every variable
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     refs.push_back(e);
     return true;
   }
   bool VisitVarDecl(VarDecl* v) {
+    declared.insert(v);
     if (!isa<ParmVarDecl>(v) && v->getType()->isPointerType()) locals.push_back(v);
     return true;
   }
@@ -48,7 +55,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (!b->isAssignmentOp()) return true;
     if (const VarDecl* v = var(b->getLHS())) {
       modified.insert(v);
-      if (b->getOpcode() == BO_Assign) assigned[v].push_back(b->getRHS());
+      if (b->getOpcode() == BO_Assign)
+        assigned[v].push_back(b->getRHS());
+      else
+        compound[v].push_back(b);
     }
     return true;
   }
@@ -257,28 +267,54 @@ class Analyzer {
   }
 
   // ---- classification ------------------------------------------------------------------
+  /// A local variable every value of which satisfies `is` (its initialiser and every
+  /// `v = e`), changed otherwise only by ++, -- or `+=`/`-=` of a uniform value: by
+  /// induction it keeps the property (a loop counter, `wtx = tx; ... wtx += NT`).
+  template <class Is>
+  bool inductive(const VarDecl* v, int depth, Is&& is) {
+    if (!v || isa<ParmVarDecl>(v) || depth > 32) return false;
+    if (!in_progress_.insert(v).second) return true;  // the induction hypothesis
+    std::vector<const Expr*> vals = col_->assigned[v];
+    if (v->getInit()) vals.push_back(v->getInit());
+    bool ok = !vals.empty();
+    for (const Expr* e : vals) ok = ok && is(e, depth + 1);
+    for (const BinaryOperator* b : col_->compound[v])
+      ok = ok && (b->getOpcode() == BO_AddAssign || b->getOpcode() == BO_SubAssign) &&
+           uniform(b->getRHS(), depth + 1);
+    in_progress_.erase(v);
+    return ok;
+  }
+  std::set<const VarDecl*> in_progress_;
+
+  /// The same value in every work-item of a group (as far as the analysis can tell: a
+  /// load with a uniform index counts, as every work-item reads the same element).
   bool uniform(const Expr* e, int depth = 0) {
     if (depth > 32) return false;
     e = e->IgnoreParenImpCasts();
     if (e->isIntegerConstantExpr(ctx_)) return true;
-    if (const auto* d = dyn_cast<DeclRefExpr>(e)) return isa<ParmVarDecl>(d->getDecl());
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      if (isa<ParmVarDecl>(d->getDecl())) return true;
+      return inductive(dyn_cast<VarDecl>(d->getDecl()), depth,
+                       [this](const Expr* x, int dd) { return uniform(x, dd); });
+    }
     if (is_call_to(e, {"get_group_id", "get_local_size", "get_global_size", "get_num_groups"},
                    false))
       return true;
     if (const auto* b = dyn_cast<BinaryOperator>(e))
       return (b->isAdditiveOp() || b->isMultiplicativeOp()) && uniform(b->getLHS(), depth + 1) &&
              uniform(b->getRHS(), depth + 1);
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e))
+      return isa<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts()) &&
+             uniform(a->getIdx(), depth + 1);
     return false;
   }
   bool gid_like(const Expr* e, int depth = 0) {
     if (depth > 32) return false;
     e = e->IgnoreParenImpCasts();
     if (is_call_to(e, {"get_global_id", "get_local_id"})) return true;
-    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
-      const auto* v = dyn_cast<VarDecl>(d->getDecl());
-      return v && !isa<ParmVarDecl>(v) && v->getInit() && !col_->modified.count(v) &&
-             gid_like(v->getInit(), depth + 1);
-    }
+    if (const auto* d = dyn_cast<DeclRefExpr>(e))
+      return inductive(dyn_cast<VarDecl>(d->getDecl()), depth,
+                       [this](const Expr* x, int dd) { return gid_like(x, dd); });
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
       if (b->getOpcode() == BO_Add)
         return (gid_like(b->getLHS(), depth + 1) && uniform(b->getRHS())) ||
@@ -300,7 +336,74 @@ class Analyzer {
     }
     return gid == 1;
   }
-  /// Called right after unit_index() classified the access's index.
+  /// Whether `e` reads memory (an element, a dereference), following local variables'
+  /// values: a record index made of it is data-dependent.
+  bool loads(const Stmt* s, int depth = 0) {
+    if (!s || depth > 32) return false;
+    if (const auto* e = dyn_cast<Expr>(s)) {
+      const Expr* x = e->IgnoreParenImpCasts();
+      if (isa<ArraySubscriptExpr>(x)) return true;
+      if (const auto* u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_Deref) return true;
+      if (const auto* m = dyn_cast<MemberExpr>(x); m && m->isArrow()) return true;
+      if (const auto* d = dyn_cast<DeclRefExpr>(x)) {
+        const auto* v = dyn_cast<VarDecl>(d->getDecl());
+        if (!v || isa<ParmVarDecl>(v) || !in_progress_.insert(v).second) return false;
+        std::vector<const Expr*> vals = col_->assigned[v];
+        if (v->getInit()) vals.push_back(v->getInit());
+        bool any = false;
+        for (const Expr* y : vals) any = any || loads(y, depth + 1);
+        in_progress_.erase(v);
+        return any;
+      }
+    }
+    for (const Stmt* c : s->children())
+      if (loads(c, depth + 1)) return true;
+    return false;
+  }
+  /// Variables `s` names.
+  static void names(const Stmt* s, std::set<const VarDecl*>& out) {
+    if (!s) return;
+    if (const auto* d = dyn_cast<DeclRefExpr>(s))
+      if (const auto* v = dyn_cast<VarDecl>(d->getDecl())) out.insert(v);
+    for (const Stmt* c : s->children()) names(c, out);
+  }
+  /// Whether the access at `at` names the same record in every trip of a loop around
+  /// it: no variable of its index is changed or declared inside that loop.
+  bool loop_invariant(const Stmt* at, const Index& idx, const Offset* off = nullptr) {
+    if (idx.cls_unknown || idx.cls.empty()) return false;
+    std::set<const VarDecl*> vars;
+    for (const Expr* e : idx.cls) names(e, vars);
+    if (off)
+      for (const auto& v : off->v) names(v.first, vars);
+    const Stmt* cur = at;
+    for (int guard = 0; guard < 256 && cur && cur != fd_->getBody(); ++guard) {
+      const Stmt* p = parent(cur);
+      if (p && (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p))) {
+        Collector in;
+        in.TraverseStmt(const_cast<Stmt*>(p));
+        bool changes = false;
+        for (const VarDecl* v : vars)
+          changes = changes || in.modified.count(v) || in.declared.count(v);
+        if (!changes) return true;
+      }
+      cur = p;
+    }
+    return false;
+  }
+  /// The pattern of an access at `at` whose record index is `idx` (and field offset
+  /// `off`): `unit` when the index is the work-item id plus uniform terms.
+  Pattern classify(const Stmt* at, const Index& idx, Pattern unit, const Offset* off = nullptr) {
+    if (unit_index(idx))
+      return unit == Pattern::StridedAoS && loop_invariant(at, idx, off) ? Pattern::Invariant
+                                                                         : unit;
+    if (idx.cls_unknown) return Pattern::Irregular;
+    if (loop_invariant(at, idx, off)) return Pattern::Invariant;
+    for (const Expr* e : idx.cls)
+      if (loads(e)) return Pattern::Gather;
+    return Pattern::Irregular;
+  }
+
+  /// Called right after classify() classified the access's index.
   void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole) {
     b.stats.push_back({p, write, whole, !index_unknown_,
                        ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
@@ -521,7 +624,7 @@ class Analyzer {
       const std::size_t size = static_cast<std::size_t>(ctx_.getTypeSizeInChars(t).getQuantity());
       const std::string fn = cg_.load_fn(b.rec, off.c, size, type_text(t), b.as, b.natural);
       res_.needs.insert(fn);
-      stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, false, true);
+      stat(b, lv, classify(lv, idx, Pattern::UnitStride), false, true);
       Binding* bp = &b;
       sp_replace(lv, [this, lv, fn, idx, bp] {
         if (bp->keep_aos) return sp_.inner_text(lv);
@@ -537,7 +640,7 @@ class Analyzer {
       const std::size_t size = static_cast<std::size_t>(ctx_.getTypeSizeInChars(t).getQuantity());
       const std::string fn = cg_.store_fn(b.rec, off.c, size, type_text(t), b.as, b.natural);
       res_.needs.insert(fn);
-      stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, true, true);
+      stat(b, lv, classify(lv, idx, Pattern::UnitStride), true, true);
       Binding* bp = &b;
       const Expr* rhs = bo->getRHS();
       sp_replace(bo, [this, bo, fn, idx, bp, rhs] {
@@ -622,7 +725,7 @@ class Analyzer {
         Index rec;
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
-        stat(b, lv, unit_index(rec) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
+        stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false);
         sp_replace(lv, [this, lv, bp, rec, c, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           const std::string i = index_text(rec, *bp);
@@ -635,7 +738,10 @@ class Analyzer {
           return ref(*bp, type, at);
         });
       } else {
-        stat(b, lv, unit_index(idx) ? Pattern::UnitStride : Pattern::Irregular, write, false);
+        Pattern pat = classify(lv, idx, Pattern::UnitStride);
+        if (flat_strided(idx))
+          pat = loop_invariant(lv, idx) ? Pattern::Invariant : Pattern::StridedAoS;
+        stat(b, lv, pat, write, false);
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -645,7 +751,7 @@ class Analyzer {
       }
       return;
     }
-    stat(b, lv, unit_index(idx) ? Pattern::StridedAoS : Pattern::Irregular, write, false);
+    stat(b, lv, classify(lv, idx, Pattern::StridedAoS, &off), write, false);
     sp_replace(lv, [this, lv, bp, idx, off, z, type] {
       if (bp->keep_aos) return sp_.inner_text(lv);
       const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);
@@ -656,6 +762,29 @@ class Analyzer {
                        ")";
       return ref(*bp, type, at);
     });
+  }
+
+  /// A flat index `e * X + c` (any operand order, c optional) with e the work-item id plus
+  /// uniform terms and X != 1, c uniform: a stride, also one the annotation's constant S
+  /// does not name (`val[i * K + k]`, K a kernel argument). Classified as strided.
+  bool flat_strided(const Index& idx) {
+    if (idx.terms.size() != 1 || idx.terms[0].ptr || idx.cls_unknown) return false;
+    const Expr* x = idx.terms[0].e->IgnoreParenImpCasts();
+    const Expr* prod = x;
+    if (const auto* b = dyn_cast<BinaryOperator>(x); b && b->getOpcode() == BO_Add) {
+      if (uniform(b->getRHS()))
+        prod = b->getLHS()->IgnoreParenImpCasts();
+      else if (uniform(b->getLHS()))
+        prod = b->getRHS()->IgnoreParenImpCasts();
+    }
+    const auto* m = dyn_cast<BinaryOperator>(prod);
+    if (!m || m->getOpcode() != BO_Mul) return false;
+    auto stride = [this](const Expr* s) {
+      const auto v = s->getIntegerConstantExpr(ctx_);
+      return uniform(s) && !(v && *v == 1);
+    };
+    return (gid_like(m->getLHS()) && stride(m->getRHS())) ||
+           (gid_like(m->getRHS()) && stride(m->getLHS()));
   }
 
   /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).

@@ -21,7 +21,14 @@
 
 namespace dl::annotate {
 
-enum class Pattern { UnitStride, StridedAoS, Irregular };
+/// How consecutive work-items reach a buffer's records in one access:
+///   UnitStride  each reads its own whole record (or a flat array indexed by the id);
+///   StridedAoS  each reads a field of its own record: fields of R bytes apart;
+///   Invariant   the same record in every iteration of an enclosing loop (the compiler
+///               keeps it in registers; the layout matters once per loop, not per trip);
+///   Gather      a record index loaded from memory (`c[nbr[i]]`): data-dependent;
+///   Irregular   any other index: one the analysis cannot name, perhaps a stride.
+enum class Pattern { UnitStride, StridedAoS, Invariant, Gather, Irregular };
 const char* pattern_name(Pattern p);
 
 struct AccessStat {

@@ -289,17 +289,19 @@ class Consumer : public ASTConsumer {
 
   /// A buffer whose annotation gives no target keeps AoS where the analysis proves ASTA
   /// cannot help: every access is unit-stride per work-item (whole records, or a flat
-  /// array indexed by the id), or there is none. Strided AoS accesses are what ASTA makes
-  /// unit-stride; an irregular index may be a gather or a stride the analysis cannot
-  /// name (`i * K + k`), so it leaves the default, ASTA, and the runtime's controller
-  /// judges it by measurement (docs/annotation.md, "Layout choice").
+  /// array indexed by the id), the same record in every trip of a loop, or a gather
+  /// through a loaded index; or there is none. Strided AoS accesses are what ASTA makes
+  /// unit-stride; an index the analysis cannot name may be such a stride, so it leaves
+  /// the default, ASTA, and the runtime's controller judges it by measurement
+  /// (docs/annotation.md, "Layout choice").
   /// A buffer kept in AoS keeps the accesses as written (Binding::keep_aos).
   void choose_layouts(KernelWork& w) {
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
       const auto& st = w.bindings[i].stats;
       if (!opts_.force_layout && !w.ann->buffers[i].target_given &&
           std::all_of(st.begin(), st.end(), [](const AccessStat& a) {
-            return a.pattern == Pattern::UnitStride && a.known;
+            return a.known && (a.pattern == Pattern::UnitStride ||
+                               a.pattern == Pattern::Invariant || a.pattern == Pattern::Gather);
           }))
         w.clauses[i].target = Layout::aos();
       w.bindings[i].keep_aos = w.clauses[i].target.kind == LayoutKind::AoS;
@@ -528,22 +530,30 @@ class Consumer : public ASTConsumer {
       for (const auto& s : b.stats) {
         (s.pattern == Pattern::UnitStride   ? a.unit
          : s.pattern == Pattern::StridedAoS ? a.strided
+         : s.pattern == Pattern::Invariant  ? a.invariant
+         : s.pattern == Pattern::Gather     ? a.gather
                                             : a.irregular)++;
         (s.write ? a.writes : a.reads)++;
         if (s.whole) a.whole++;
         if (!s.known) a.unknown++;
       }
-      if (a.strided >= a.unit && a.strided >= a.irregular && a.strided)
+      const unsigned most = std::max({a.unit, a.strided, a.invariant, a.gather, a.irregular});
+      if (a.strided == most && a.strided)
         a.pattern = b.flat ? "strided AoS: consecutive work-items read scalars " +
                                  std::to_string(b.flat_count) + " elements apart"
                            : "strided AoS: consecutive work-items read fields " +
                                  std::to_string(b.rec.size()) + " bytes apart";
-      else if (a.unit >= a.irregular && a.unit)
+      else if (a.unit == most && a.unit)
         a.pattern = "unit-stride per work-item";
+      else if (a.invariant == most && a.invariant)
+        a.pattern = "loop-invariant: the same record in every trip of a loop around the access";
+      else if (a.gather == most && a.gather)
+        a.pattern = "gather: record index loaded from memory";
       else if (a.irregular && a.unknown == a.irregular)
         a.pattern = "not known: every index is hidden behind a moved pointer or a helper";
       else if (a.irregular)
-        a.pattern = "irregular: record index not an affine function of the work-item id";
+        a.pattern =
+            "irregular: a record index the analysis cannot name (not affine in the id, not loaded)";
       else
         a.pattern = "no accesses";
       const Layout& t = c.target;
@@ -561,9 +571,11 @@ class Consumer : public ASTConsumer {
       else if (t.kind == LayoutKind::AoS && given)
         a.reason = "the annotation asks for AoS";
       else if (t.kind == LayoutKind::AoS)
-        a.reason = a.unit ? "AoS kept: every access is unit-stride per work-item already; ASTA "
-                            "would only add conversions and address arithmetic"
-                          : "AoS kept: the kernel does not access it";
+        a.reason = a.unit + a.invariant + a.gather
+                       ? "AoS kept: every access is unit-stride per work-item, loop-invariant "
+                         "(kept in registers) or a gather; ASTA would only add conversions and "
+                         "address arithmetic"
+                       : "AoS kept: the kernel does not access it";
       else if (given)
         a.reason = "the annotation asks for ASTA";
       else if (!a.strided && a.unknown)
@@ -571,8 +583,8 @@ class Consumer : public ASTConsumer {
                    " access(es) through a pointer or helper whose index dl-annotate cannot see";
       else if (!a.strided && a.irregular)
         a.reason =
-            "default (paper 5.1: AoS to ASTA): an irregular index may still be a stride "
-            "(i * K + k); the runtime's controller keeps AoS where ASTA does not pay";
+            "default (paper 5.1: AoS to ASTA): an index the analysis cannot name may still be a "
+            "stride; the runtime's controller keeps AoS where ASTA does not pay";
       else if (a.strided)
         a.reason =
             "default (paper 5.1: AoS to ASTA): ASTA makes the strided field accesses of a tile of "

@@ -16,9 +16,11 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
       << "): " << (k.transformed ? "transformed" : "left untransformed: " + k.status) << "\n";
     for (const auto& a : k.args) {
       o << "  " << a.name << ": record " << a.record << "; n = " << a.count << "\n";
-      o << "    accesses: " << (a.unit + a.strided + a.irregular) << " (" << a.reads << " read, "
-        << a.writes << " write, " << a.whole << " whole-record); unit-stride " << a.unit
-        << ", strided AoS " << a.strided << ", irregular " << a.irregular;
+      o << "    accesses: " << (a.unit + a.strided + a.invariant + a.gather + a.irregular) << " ("
+        << a.reads << " read, " << a.writes << " write, " << a.whole
+        << " whole-record); unit-stride " << a.unit << ", strided AoS " << a.strided
+        << ", loop-invariant " << a.invariant << ", gather " << a.gather << ", irregular "
+        << a.irregular;
       if (a.unknown) o << " (" << a.unknown << " of them not seen: moved pointer or helper)";
       o << "\n";
       o << "    pattern: " << a.pattern << "\n";
@@ -45,6 +47,8 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                             {"accesses",
                              {{"unit_stride", a.unit},
                               {"strided_aos", a.strided},
+                              {"loop_invariant", a.invariant},
+                              {"gather", a.gather},
                               {"irregular", a.irregular},
                               {"index_not_seen", a.unknown},
                               {"reads", a.reads},

@@ -8,9 +8,9 @@ namespace dl::annotate {
 
 struct ArgReport {
   std::string name;
-  std::string record;                             // Record::describe()
-  std::string count;                              // n as an expression
-  unsigned unit = 0, strided = 0, irregular = 0;  // accesses by pattern
+  std::string record;                                                        // Record::describe()
+  std::string count;                                                         // n as an expression
+  unsigned unit = 0, strided = 0, invariant = 0, gather = 0, irregular = 0;  // by pattern
   unsigned unknown = 0;  // of the irregular: index not seen (moved pointer, helper)
   unsigned reads = 0, writes = 0, whole = 0;
   std::string pattern;  // the dominant pattern, in words

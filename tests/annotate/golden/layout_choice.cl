@@ -1,20 +1,27 @@
 // The layout of each buffer without a written target follows its accesses: AoS kept
-// where every access is unit-stride per work-item or there is none; ASTA where an access
-// is strided AoS or irregular (the analysis cannot tell a gather from a stride it does
-// not name). A written target is kept whatever the accesses.
+// where every access is unit-stride per work-item, the same record in every trip of a
+// loop, or a gather through a loaded index, or where there is none; ASTA where an access
+// is strided AoS or has an index the analysis cannot name (it may be a stride). A
+// written target is kept whatever the accesses.
 typedef struct {
   float x, y, z, w;
 } atom;
 
-//DL: AoS: a[n], b[n], c[n], d[n]
+//DL: AoS: a[n], b[n], c[n], d[n], e[n], f[n]
 __kernel void forces(__global atom *a, __global const atom *b, __global const int *nbr,
-                     __global atom *c, __global atom *d, int n) {
+                     __global atom *c, __global atom *d, __global atom *e,
+                     __global const atom *f, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
   a[i].x += 1.0f;            /* strided AoS: ASTA */
   atom self = b[i];          /* a whole record per work-item: AoS kept */
-  atom other = c[nbr[i]];    /* irregular: ASTA, the controller judges */
+  atom other = c[nbr[i]];    /* a gather: AoS kept */
   a[i].w = self.y + other.z;
+  for (int k = 0; k < 8; ++k) {
+    e[i].x += other.x * k;   /* the same record in every trip: AoS kept */
+    e[i].y -= other.y * k;
+  }
+  a[i].y = f[(i * 7) % n].z; /* an index the analysis cannot name: ASTA */
 }
 
 //DL: AoS: a[n] -> AoS, c[n] -> ASTA

@@ -88,8 +88,10 @@ __kernel void plain_fd(__global rec_fd *p, int n, int k) {
   p[i].d = p[i].d * 2.0 - (double)k;
 }
 
-// Whole records copied by the work-item id, unit-stride per work-item: dl-annotate
-// keeps p in AoS (-> AoS), DL converts it back if another kernel left it in ASTA or DA.
+// Whole records copied by the work-item id, unit-stride per work-item, then a field
+// updated in a loop (the same record every trip): dl-annotate keeps p in AoS (-> AoS)
+// with its accesses as written, DL converts it back if another kernel left it in ASTA
+// or DA.
 //DL: AoS: p[n]
 __kernel void whole_fd(__global rec_fd *p, int n, int k) {
   int i = get_global_id(0);
@@ -98,6 +100,7 @@ __kernel void whole_fd(__global rec_fd *p, int n, int k) {
   v.f += (float)k;
   v.d = v.d * 2.0 - (double)k;
   p[i] = v;
+  for (int t = 1; t <= 2; ++t) p[i].f += (float)t;  // the same record every trip: AoS kept
 }
 
 typedef struct {
@@ -192,6 +195,7 @@ __kernel void whole_cis(__global rec_cis *p, int n, int k) {
   v.i = (int)((uint)v.i * 3u + (uint)k);
   v.s ^= (short)k;
   p[i] = v;
+  for (int t = 1; t <= 2; ++t) p[i].i = (int)((uint)p[i].i + (uint)t);  // as in whole_fd
 }
 
 typedef struct {
@@ -279,6 +283,7 @@ __kernel void whole_f4i(__global rec_f4i *p, int n, int k) {
   v.v = v.v * 2.0f + (float)k;
   v.k = (int)((uint)v.k + (uint)k);
   p[i] = v;
+  for (int t = 1; t <= 2; ++t) p[i].k = (int)((uint)p[i].k ^ (uint)t);  // as in whole_fd
 }
 
 //DL: AoS: g[n][3]
