@@ -16,10 +16,10 @@ out="${2:-$root/bench/apps/annotated}"
 SPMV_K=62
 # The micro-benchmark's record has S floats, a build option: annotated for one S.
 MICRO_S=16
-mkdir -p "$out"
+mkdir -p "$out" "$out/variants"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for app in blackscholes lbm spmv micro; do
+for app in blackscholes lbm spmv micro md streamcluster; do
   src="$root/bench/apps/$app/$app.cl"
   if [ "$app" = spmv ]; then
     # Only the //DL: line changes: [K] -> [62].
@@ -31,3 +31,9 @@ for app in blackscholes lbm spmv micro; do
   "$annot" "$src" -o "$out/$app.cl" -- -I "$root/bench/apps/lbm" "${extra[@]}"
   echo "annotate-apps: $out/$app.cl"
 done
+# The MD kernel with ASTA forced (dl-annotate keeps AoS for it): the rewrite a user gets
+# by writing -> ASTA, timed beside the choice (bench/scripts/rewrite-bench.sh).
+sed '/^\/\/DL:/s/const rv\[npar\], fv\[npar\]/const rv[npar] -> ASTA, fv[npar] -> ASTA/' \
+  "$root/bench/apps/md/md.cl" >"$tmp/md.cl"
+"$annot" "$tmp/md.cl" -o "$out/variants/md_asta.cl"
+echo "annotate-apps: $out/variants/md_asta.cl"

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The benchmark of dl-annotate's rewrite (bench/results/<device>/rewrite.json): for every
+# application kernel of bench/apps, the kernel time of the original AoS kernel, of the
+# hand-written layouts and of dl-annotate's rewrite (bench/apps/annotated, made by
+# annotate-apps.sh) in the layout it chose, plus the variants of
+# bench/apps/annotated/variants (README there). Kernel times only: data is placed in each
+# layout by the host, no conversion is timed.
+#
+#   OUT=<dir> bench/scripts/rewrite-bench.sh [gpu|cpu]
+#
+# Builds the applications (Release, no annotator, no tests) in $BUILD_DIR, runs them on
+# platform $DL_BENCH_PLATFORM (a part of its name; default: the first) and writes
+# $OUT/rewrite-<app>.json and $OUT/rewrite.json (bench/scripts/rewrite_json.py).
+# gpu: full sizes; cpu: sizes a CPU device runs in a few minutes.
+set -euo pipefail
+: "${OUT:?set OUT to the output directory}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+profile="${1:-gpu}"
+build="${BUILD_DIR:-/tmp/dl-build-rewrite}"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDL_BUILD_ANNOTATOR=OFF \
+  -DDL_BUILD_TESTS=OFF -DDL_BUILD_FUZZERS=OFF -DDL_BUILD_EXAMPLES=OFF \
+  -DDL_BUILD_INTERPOSER=OFF ${DL_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH="$DL_EXTRA_PREFIX"} >/dev/null
+apps=(micro blackscholes spmv lbm md streamcluster)
+cmake --build "$build" -j "$(nproc)" --target "${apps[@]/#/dl-app-}" >/dev/null
+mkdir -p "$OUT"
+A="$root/bench/apps/annotated" V="$root/bench/apps/annotated/variants"
+bin="$build/bench/apps"
+if [ "$profile" = gpu ]; then
+  size_micro=(--n 4194304) size_bs=(--n 4194304) size_lbm=() size_md=() size_md8=(--boxes1d 8)
+  size_sc=()
+else
+  size_micro=(--n 262144) size_bs=(--n 1048576) size_lbm=(--nx 48 --ny 48 --nz 48)
+  size_md=(--boxes1d 4) size_md8=(--boxes1d 4) size_sc=(--n 262144)
+fi
+common=(--T 16,32,64 --repeats 9)
+run() {
+  local app=$1 tag=$2
+  shift 2
+  echo "== $tag: dl-app-$app $*"
+  "$bin/dl-app-$app" "${common[@]}" "$@" --json "$OUT/rewrite-$tag.json"
+}
+run micro micro --S 16 "${size_micro[@]}" --rewritten "rewritten=$A/micro.cl"
+run blackscholes blackscholes "${size_bs[@]}" --rewritten "rewritten=$A/blackscholes.cl"
+run spmv spmv --matrices table1:e40r0000 \
+  --rewritten "rewritten=$A/spmv.cl,div32=$V/spmv_div32.cl"
+run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,div32=$V/lbm_div32.cl"
+run md md "${size_md[@]}" \
+  --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,aos_helpers=$V/md_aos_helpers.cl"
+# Every tile full (npar = 51,200 = 800 x 64): the full-tile variant is exact here.
+run md md-full "${size_md8[@]}" \
+  --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$V/md_asta_fulltile.cl"
+run streamcluster streamcluster "${size_sc[@]}" \
+  --rewritten "rewritten=$A/streamcluster.cl,fulltile=$V/streamcluster_fulltile.cl"
+python3 "$root/bench/scripts/rewrite_json.py" --command "bench/scripts/rewrite-bench.sh $profile" \
+  "$OUT"/rewrite-*.json >"$OUT/rewrite.json"
+echo "rewrite-bench: $OUT/rewrite.json"
