@@ -426,7 +426,7 @@ class Analyzer {
   }
   std::string offset_text(const Offset& o) {
     std::string s = std::to_string(o.c);
-    for (const auto& [e, es] : o.v) s += " + (ulong)(" + sp_.text(e) + ") * " + std::to_string(es);
+    for (const auto& [e, es] : o.v) s += " + (dl_off)(" + sp_.text(e) + ") * " + std::to_string(es);
     return s;
   }
   std::string leaf_type(QualType t) {

@@ -326,17 +326,17 @@ class Consumer : public ASTConsumer {
       std::string n;
       const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
       for (std::size_t d = 0; d < dims; ++d) n += (d ? " * " : "") + c.dims[d].to_cl();
-      s += "\n  const ulong " + b.n + " = (ulong)(" + n + ");";
+      s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
       std::string wv;
       if (c.target.kind == LayoutKind::DA)
         wv = b.n;
       else if (c.target.kind == LayoutKind::AoS)
-        wv = "(ulong)1";
+        wv = "(dl_off)1";
       else if (c.target.tile)
-        wv = "(ulong)" + std::to_string(c.target.tile);
+        wv = "(dl_off)" + std::to_string(c.target.tile);
       else
-        wv = "(ulong)(DL_ASTA_T)";
-      s += "\n  const ulong " + b.w + " = " + wv + ";";
+        wv = "(dl_off)(DL_ASTA_T)";
+      s += "\n  const dl_off " + b.w + " = " + wv + ";";
       if (!b.root_is_base) {
         PrintingPolicy pp(ctx_->getLangOpts());
         s += "\n  " + ctx_->getPointerType(b.root->getType()->getPointeeType()).getAsString(pp) +
@@ -357,7 +357,7 @@ class Consumer : public ASTConsumer {
     PrintingPolicy pp(ctx_->getLangOpts());
     for (const Binding& b : s.params) {
       QualType base = ctx_->getPointerType(b.root->getType()->getPointeeType().withConst());
-      extra += ", " + base.getAsString(pp) + " " + b.base + ", ulong " + b.w + ", ulong " + b.n;
+      extra += ", " + base.getAsString(pp) + " " + b.base + ", dl_off " + b.w + ", dl_off " + b.n;
     }
     const ParmVarDecl* last = fd->getParamDecl(fd->getNumParams() - 1);
     unsigned pb = 0, pe = 0;

@@ -54,21 +54,30 @@ std::string Codegen::preamble() {
   return "/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */\n"
          "#ifndef DL_ANNOTATE_HELPERS\n"
          "#define DL_ANNOTATE_HELPERS\n"
+         "/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several\n"
+         "   instructions per operation. DL's runtime runs a launch whose annotated buffer\n"
+         "   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */\n"
+         "#ifdef DL_OFFSET64\n"
+         "typedef ulong dl_off;\n"
+         "#else\n"
+         "typedef uint dl_off;\n"
+         "#endif\n"
          "/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,\n"
          "   tiles of w records; the last, partial tile holds n % w records. Records i >= n\n"
          "   are outside the marshaled range and keep their AoS address. */\n"
-         "static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {\n"
+         "static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,\n"
+         "                              dl_off z) {\n"
          "  if (i >= n) return i * r + o;\n"
-         "  const ulong b = i / w * w;\n"
+         "  const dl_off b = i / w * w;\n"
          "  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;\n"
          "}\n"
          "/* The same for one tile of all n records (DA). */\n"
-         "static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {\n"
+         "static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {\n"
          "  return i < n ? n * o + i * z : i * r + o;\n"
          "}\n"
          "/* Element x of a flat array of records of s scalars of z bytes. */\n"
-         "static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {\n"
-         "  const ulong i = x / s;\n"
+         "static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {\n"
+         "  const dl_off i = x / s;\n"
          "  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);\n"
          "}\n"
          "#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))\n"
@@ -112,11 +121,12 @@ std::string Codegen::copy_fn(bool load, const Record& rec, std::size_t at, std::
   const std::string gp = as + " uchar";
   if (load)
     o << "static inline " << type << " " << name << "(const " << gp
-      << " *b, ulong w, ulong n, ulong i) {\n  " << type
+      << " *b, dl_off w, dl_off n, dl_off i) {\n  " << type
       << " v;\n  __private uchar *d = (__private uchar *)&v;\n";
   else
-    o << "static inline " << type << " " << name << "(" << gp << " *b, ulong w, ulong n, ulong i, "
-      << type << " v) {\n  const __private uchar *d = (const __private uchar *)&v;\n";
+    o << "static inline " << type << " " << name << "(" << gp
+      << " *b, dl_off w, dl_off n, dl_off i, " << type
+      << " v) {\n  const __private uchar *d = (const __private uchar *)&v;\n";
   for (const Slot& s : rec.slots()) {
     if (s.offset < at || s.offset + s.size > at + size) continue;  // outside (or straddling)
     std::string u = unit_type(s.size);

@@ -161,6 +161,14 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
                         b.name, nd.n, nd.rec->size(), buf->size);
       return {};
     }
+    // dl-annotate's rewrite addresses buffers with 32-bit offsets (docs/annotation.md).
+    const std::size_t limit = rt.controls.fault("offset32") ? 64 : std::size_t{1} << 32;
+    if (buf->size > limit) {
+      why = fmt::format(
+          "argument {}: a buffer of {} bytes; the rewritten kernel's 32-bit offsets reach {}",
+          b.name, buf->size, limit);
+      return {};
+    }
     nd.to = b.target;
     if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) nd.to = Layout::asta(ps.tile);
     out.push_back(std::move(nd));

@@ -161,7 +161,8 @@ TEST_P(Faults, ResultsStayRight) {
   EXPECT_NE(r.log.find("[dl] [warn"), std::string::npos) << "no warning logged:\n" << r.log;
 }
 
-INSTANTIATE_TEST_SUITE_P(Forced, Faults, ::testing::Values("build", "alloc", "eval", "program"));
+INSTANTIATE_TEST_SUITE_P(Forced, Faults,
+                         ::testing::Values("build", "alloc", "eval", "program", "offset32"));
 
 TEST(Faults, CorruptedAnnotation) {
   std::string src = slurp(kKernels);

@@ -11,28 +11,37 @@ typedef struct {
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
    tiles of w records; the last, partial tile holds n % w records. Records i >= n
    are outside the marshaled range and keep their AoS address. */
-static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
   if (i >= n) return i * r + o;
-  const ulong b = i / w * w;
+  const dl_off b = i / w * w;
   return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
-static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
   return i < n ? n * o + i * z : i * r + o;
 }
 /* Element x of a flat array of records of s scalars of z bytes. */
-static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
-  const ulong i = x / s;
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
   return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
 }
 #define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-static inline atom dl_load_atom_g(const __global uchar *b, ulong w, ulong n, ulong i) {
+static inline atom dl_load_atom_g(const __global uchar *b, dl_off w, dl_off n, dl_off i) {
   atom v;
   __private uchar *d = (__private uchar *)&v;
   *(__private uint *)(d + 0) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 0, 4));
@@ -48,18 +57,18 @@ static inline atom dl_load_atom_g(const __global uchar *b, ulong w, ulong n, ulo
 __kernel void forces(__global atom *a, __global const atom *b, __global const int *nbr,
                      __global atom *c, __global atom *d, __global atom *e,
                      __global const atom *f, int n) {
-  const ulong dl_n_a = (ulong)((long)(n));
-  const ulong dl_w_a = (ulong)(DL_ASTA_T);
-  const ulong dl_n_b = (ulong)((long)(n));
-  const ulong dl_w_b = (ulong)1;
-  const ulong dl_n_c = (ulong)((long)(n));
-  const ulong dl_w_c = (ulong)1;
-  const ulong dl_n_d = (ulong)((long)(n));
-  const ulong dl_w_d = (ulong)1;
-  const ulong dl_n_e = (ulong)((long)(n));
-  const ulong dl_w_e = (ulong)1;
-  const ulong dl_n_f = (ulong)((long)(n));
-  const ulong dl_w_f = (ulong)(DL_ASTA_T);
+  const dl_off dl_n_a = (dl_off)((long)(n));
+  const dl_off dl_w_a = (dl_off)(DL_ASTA_T);
+  const dl_off dl_n_b = (dl_off)((long)(n));
+  const dl_off dl_w_b = (dl_off)1;
+  const dl_off dl_n_c = (dl_off)((long)(n));
+  const dl_off dl_w_c = (dl_off)1;
+  const dl_off dl_n_d = (dl_off)((long)(n));
+  const dl_off dl_w_d = (dl_off)1;
+  const dl_off dl_n_e = (dl_off)((long)(n));
+  const dl_off dl_w_e = (dl_off)1;
+  const dl_off dl_n_f = (dl_off)((long)(n));
+  const dl_off dl_w_f = (dl_off)(DL_ASTA_T);
   int i = get_global_id(0);
   if (i >= n) return;
   DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, 16, (i), 0, 4)) += 1.0f;            /* strided AoS: ASTA */
@@ -93,10 +102,10 @@ __kernel void forces(__global atom *a, __global const atom *b, __global const in
 //DL: AoS: a[n] -> AoS AOS2ASTA_atom, c[n] -> ASTA AOS2ASTA_atom
 #ifdef DL_ASTA_T
 __kernel void written(__global atom *a, __global const int *nbr, __global atom *c, int n) {
-  const ulong dl_n_a = (ulong)((long)(n));
-  const ulong dl_w_a = (ulong)1;
-  const ulong dl_n_c = (ulong)((long)(n));
-  const ulong dl_w_c = (ulong)(DL_ASTA_T);
+  const dl_off dl_n_a = (dl_off)((long)(n));
+  const dl_off dl_w_a = (dl_off)1;
+  const dl_off dl_n_c = (dl_off)((long)(n));
+  const dl_off dl_w_c = (dl_off)(DL_ASTA_T);
   int i = get_global_id(0);
   if (i < n) a[i].y = DL_REF(__global, float, c, dl_tiled(dl_w_c, dl_n_c, 16, (nbr[i]), 0, 4)); /* targets as written, whatever the accesses */
 }
