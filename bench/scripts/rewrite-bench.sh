@@ -39,18 +39,20 @@ run() {
   echo "== $tag: dl-app-$app $*"
   "$bin/dl-app-$app" "${common[@]}" "$@" --json "$OUT/rewrite-$tag.json"
 }
-run micro micro --S 16 "${size_micro[@]}" --rewritten "rewritten=$A/micro.cl"
-run blackscholes blackscholes "${size_bs[@]}" --rewritten "rewritten=$A/blackscholes.cl"
+run micro micro --S 16 "${size_micro[@]}" \
+  --rewritten "rewritten=$A/micro.cl,offset64=$V/micro_offset64.cl"
+run blackscholes blackscholes "${size_bs[@]}" \
+  --rewritten "rewritten=$A/blackscholes.cl,offset64=$V/blackscholes_offset64.cl"
 run spmv spmv --matrices table1:e40r0000 \
-  --rewritten "rewritten=$A/spmv.cl,div32=$V/spmv_div32.cl"
-run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,div32=$V/lbm_div32.cl"
-run md md "${size_md[@]}" \
-  --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,aos_helpers=$V/md_aos_helpers.cl"
+  --rewritten "rewritten=$A/spmv.cl,offset64=$V/spmv_offset64.cl"
+run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,offset64=$V/lbm_offset64.cl"
+run md md "${size_md[@]}" --rewritten \
+  "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_scalar=$V/md_asta_scalar.cl,aos_helpers=$V/md_aos_helpers.cl"
 # Every tile full (npar = 51,200 = 800 x 64): the full-tile variant is exact here.
 run md md-full "${size_md8[@]}" \
   --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$V/md_asta_fulltile.cl"
 run streamcluster streamcluster "${size_sc[@]}" \
-  --rewritten "rewritten=$A/streamcluster.cl,fulltile=$V/streamcluster_fulltile.cl"
+  --rewritten "rewritten=$A/streamcluster.cl,offset64=$V/streamcluster_offset64.cl"
 python3 "$root/bench/scripts/rewrite_json.py" --command "bench/scripts/rewrite-bench.sh $profile" \
   "$OUT"/rewrite-*.json >"$OUT/rewrite.json"
 echo "rewrite-bench: $OUT/rewrite.json"

@@ -7,21 +7,30 @@
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
    tiles of w records; the last, partial tile holds n % w records. Records i >= n
    are outside the marshaled range and keep their AoS address. */
-static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
   if (i >= n) return i * r + o;
-  const ulong b = i / w * w;
+  const dl_off b = i / w * w;
   return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
-static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
   return i < n ? n * o + i * z : i * r + o;
 }
 /* Element x of a flat array of records of s scalars of z bytes. */
-static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
-  const ulong i = x / s;
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
   return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
 }
 #define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
@@ -33,10 +42,10 @@ static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
 //DL: AoS: const src[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20, dst[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20
 #ifdef DL_ASTA_T
 __kernel void lbm_step(__global const float* src, __global float* dst, uint nx, uint ny, uint nz) {
-  const ulong dl_n_src = (ulong)((((long)(nx) * (long)(ny)) * (long)(nz)));
-  const ulong dl_w_src = (ulong)(DL_ASTA_T);
-  const ulong dl_n_dst = (ulong)((((long)(nx) * (long)(ny)) * (long)(nz)));
-  const ulong dl_w_dst = (ulong)(DL_ASTA_T);
+  const dl_off dl_n_src = (dl_off)((((long)(nx) * (long)(ny)) * (long)(nz)));
+  const dl_off dl_w_src = (dl_off)(DL_ASTA_T);
+  const dl_off dl_n_dst = (dl_off)((((long)(nx) * (long)(ny)) * (long)(nz)));
+  const dl_off dl_w_dst = (dl_off)(DL_ASTA_T);
   const uint c = get_global_id(0);
   if (c >= nx * ny * nz) return;
   const uint x = c % nx, y = c / nx % ny, z = c / (nx * ny);

@@ -15,28 +15,37 @@ typedef struct {
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
    tiles of w records; the last, partial tile holds n % w records. Records i >= n
    are outside the marshaled range and keep their AoS address. */
-static inline ulong dl_tiled(ulong w, ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
   if (i >= n) return i * r + o;
-  const ulong b = i / w * w;
+  const dl_off b = i / w * w;
   return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
-static inline ulong dl_da(ulong n, ulong r, ulong i, ulong o, ulong z) {
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
   return i < n ? n * o + i * z : i * r + o;
 }
 /* Element x of a flat array of records of s scalars of z bytes. */
-static inline ulong dl_flat(ulong w, ulong n, ulong s, ulong z, ulong x) {
-  const ulong i = x / s;
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
   return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
 }
 #define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-static inline four_vector dl_load_four_vector_g(const __global uchar *b, ulong w, ulong n, ulong i) {
+static inline four_vector dl_load_four_vector_g(const __global uchar *b, dl_off w, dl_off n, dl_off i) {
   four_vector v;
   __private uchar *d = (__private uchar *)&v;
   *(__private uint *)(d + 0) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 0, 4));
@@ -52,10 +61,10 @@ static inline four_vector dl_load_four_vector_g(const __global uchar *b, ulong w
 __kernel void md_kernel(float alpha, int nboxes, __global const int* nei,
                         __global const four_vector* rv, __global const float* qv,
                         __global four_vector* fv, int npar) {
-  const ulong dl_n_rv = (ulong)((long)(npar));
-  const ulong dl_w_rv = (ulong)1;
-  const ulong dl_n_fv = (ulong)((long)(npar));
-  const ulong dl_w_fv = (ulong)1;
+  const dl_off dl_n_rv = (dl_off)((long)(npar));
+  const dl_off dl_w_rv = (dl_off)1;
+  const dl_off dl_n_fv = (dl_off)((long)(npar));
+  const dl_off dl_w_fv = (dl_off)1;
   __local four_vector rA_shared[PAR], rB_shared[PAR];
   __local float qB_shared[PAR];
   const int bx = get_group_id(0);

@@ -1,0 +1,65 @@
+/* variant: the rewrite with 64-bit offsets, as dl-annotate wrote it before */
+#define DL_OFFSET64
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+// Sparse matrix-vector multiplication in ELL format, as an application writes it: every
+// row keeps its K entries together (val[rows][K] and col[rows][K], AoS by row).
+//DL: record flat_float_62 248 4 float*62:v@0
+//DL: record flat_int_62 248 4 int*62:v@0
+//DL: AoS: const val[rows][62] -> ASTA AOS2ASTA_flat_float_62, const col[rows][62] -> ASTA AOS2ASTA_flat_int_62
+#ifdef DL_ASTA_T
+__kernel void spmv_ell(__global const float* val, __global const int* col,
+                       __global const float* x, __global float* y, uint rows, uint K) {
+  const dl_off dl_n_val = (dl_off)((long)(rows));
+  const dl_off dl_w_val = (dl_off)(DL_ASTA_T);
+  const dl_off dl_n_col = (dl_off)((long)(rows));
+  const dl_off dl_w_col = (dl_off)(DL_ASTA_T);
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_flat(dl_w_val, dl_n_val, 62, 4, (i * K + k))) * x[DL_REF(__global, int, col, dl_flat(dl_w_col, dl_n_col, 62, 4, (i * K + k)))];
+  y[i] = s;
+}
+#else
+__kernel void spmv_ell(__global const float* val, __global const int* col,
+                       __global const float* x, __global float* y, uint rows, uint K) {
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += val[i * K + k] * x[col[i * K + k]];
+  y[i] = s;
+}
+#endif
