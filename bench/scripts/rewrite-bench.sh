@@ -2,9 +2,9 @@
 # The benchmark of dl-annotate's rewrite (bench/results/<device>/rewrite.json): for every
 # application kernel of bench/apps, the kernel time of the original AoS kernel, of the
 # hand-written layouts and of dl-annotate's rewrite (bench/apps/annotated, made by
-# annotate-apps.sh) in the layout it chose, plus the variants of
-# bench/apps/annotated/variants (README there). Kernel times only: data is placed in each
-# layout by the host, no conversion is timed.
+# annotate-apps.sh) in the layout it chose, plus the variants that
+# bench/apps/annotated/variants/README.md describes. Kernel times only: data is placed
+# in each layout by the host, no conversion is timed.
 #
 #   OUT=<dir> bench/scripts/rewrite-bench.sh [gpu|cpu]
 #
@@ -39,20 +39,23 @@ run() {
   echo "== $tag: dl-app-$app $*"
   "$bin/dl-app-$app" "${common[@]}" "$@" --json "$OUT/rewrite-$tag.json"
 }
+o64=@-DDL_OFFSET64  # the helpers in 64 bits, as dl-annotate wrote them before
 run micro micro --S 16 "${size_micro[@]}" \
-  --rewritten "rewritten=$A/micro.cl,offset64=$V/micro_offset64.cl"
+  --rewritten "rewritten=$A/micro.cl,offset64=$A/micro.cl$o64"
 run blackscholes blackscholes "${size_bs[@]}" \
-  --rewritten "rewritten=$A/blackscholes.cl,offset64=$V/blackscholes_offset64.cl"
+  --rewritten "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64"
 run spmv spmv --matrices table1:e40r0000 \
-  --rewritten "rewritten=$A/spmv.cl,offset64=$V/spmv_offset64.cl"
-run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,offset64=$V/lbm_offset64.cl"
+  --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64"
+run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64"
+M="$OUT/variants"
+python3 "$root/bench/scripts/rewrite_variants.py" "$V/md_asta.cl" "$M"
 run md md "${size_md[@]}" --rewritten \
-  "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_scalar=$V/md_asta_scalar.cl,aos_helpers=$V/md_aos_helpers.cl"
+  "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_scalar=$M/md_asta_scalar.cl,aos_helpers=$V/md_aos_helpers.cl"
 # Every tile full (npar = 51,200 = 800 x 64): the full-tile variant is exact here.
 run md md-full "${size_md8[@]}" \
-  --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$V/md_asta_fulltile.cl"
+  --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$M/md_asta_fulltile.cl"
 run streamcluster streamcluster "${size_sc[@]}" \
-  --rewritten "rewritten=$A/streamcluster.cl,offset64=$V/streamcluster_offset64.cl"
+  --rewritten "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64"
 python3 "$root/bench/scripts/rewrite_json.py" --command "bench/scripts/rewrite-bench.sh $profile" \
   "$OUT"/rewrite-*.json >"$OUT/rewrite.json"
 echo "rewrite-bench: $OUT/rewrite.json"

@@ -10,6 +10,7 @@ A="$root/bench/apps/annotated" V="$A/variants" P="$OUT/ptx"
 mkdir -p "$P"
 g++ -O1 -o "$P/cl_binary" "$root/bench/tools/cl_binary.cpp" -lOpenCL
 cat "$root/bench/apps/common/layouts.h" "$root/bench/apps/md/md_layouts.cl" >"$P/md_hand.cl"
+python3 "$root/bench/scripts/rewrite_variants.py" "$V/md_asta.cl" "$P"
 build() {  # name source options...
   local name=$1 src=$2
   shift 2
@@ -24,7 +25,7 @@ build md_original "$root/bench/apps/md/md.cl"
 build md_hand_aos "$P/md_hand.cl" -DL_AOS
 build md_hand_asta32 "$P/md_hand.cl" -DL_ASTA -DL_T=32
 build md_asta32 "$V/md_asta.cl" -DDL_ASTA_T=32
-build md_asta32_fulltile "$V/md_asta_fulltile.cl" -DDL_ASTA_T=32
-build md_asta32_scalar "$V/md_asta_scalar.cl" -DDL_ASTA_T=32
+build md_asta32_fulltile "$P/md_asta_fulltile.cl" -DDL_ASTA_T=32
+build md_asta32_scalar "$P/md_asta_scalar.cl" -DDL_ASTA_T=32
 build md_aos_helpers "$V/md_aos_helpers.cl" -DDL_ASTA_T=32
 rm -f "$P/cl_binary"

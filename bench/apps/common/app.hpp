@@ -33,11 +33,12 @@ struct AppLayout {
   std::size_t width(std::size_t n) const { return tile == 0 ? n : tile; }
 };
 
-/// A kernel file rewritten by dl-annotate (`--rewritten [label=]FILE,...`), timed on data
-/// in the layout its annotations chose: tile width 1 = AoS kept, 0 = DA, 2 = ASTA (the
-/// run's tile widths T, built with -DDL_ASTA_T=T as DL's runtime builds it).
+/// A kernel file rewritten by dl-annotate (`--rewritten [label=]FILE[@OPTIONS],...`),
+/// timed on data in the layout its annotations chose: tile width 1 = AoS kept, 0 = DA,
+/// 2 = ASTA (the run's tile widths T, built with -DDL_ASTA_T=T as DL's runtime builds
+/// it, plus OPTIONS, e.g. -DDL_OFFSET64).
 struct Rewritten {
-  std::string label, path, source;
+  std::string label, path, options, source;
   unsigned target = 2;
 };
 
@@ -95,6 +96,10 @@ inline AppOptions parse_app_options(const Args& a, const std::string& app) {
     const auto eq = w.find('=');
     r.label = eq == std::string::npos ? "rewritten" : w.substr(0, eq);
     r.path = eq == std::string::npos ? w : w.substr(eq + 1);
+    if (const auto at = r.path.find('@'); at != std::string::npos) {
+      r.options = r.path.substr(at + 1);
+      r.path.resize(at);
+    }
     r.source = read_text(r.path);
     r.target = rewritten_target(r.source, r.path);
     o.rewritten.push_back(r);
@@ -117,7 +122,8 @@ nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::str
       const std::size_t W = r.target == 2 ? l.tile : r.target == 1 ? 1 : n;
       const std::string what = r.label + " T=" + std::to_string(l.tile);
       ms["T=" + std::to_string(l.tile)] =
-          run(r.source, "-DDL_ASTA_T=" + std::to_string(l.tile) + " " + opts, W, what);
+          run(r.source, "-DDL_ASTA_T=" + std::to_string(l.tile) + " " + r.options + " " + opts, W,
+              what);
       std::printf("  %-24s %9.4f ms\n", what.c_str(),
                   ms["T=" + std::to_string(l.tile)].get<double>());
     }
@@ -125,6 +131,7 @@ nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::str
                                : r.target == 1 ? "AoS"
                                                : "DA"},
                     {"file", r.path.substr(r.path.rfind('/') + 1)},
+                    {"options", r.options},
                     {"ms", ms}};
   }
   return out;
