@@ -137,6 +137,30 @@ nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::str
   return out;
 }
 
+/// Bench mode of one case: every hand-written layout of `variants`, the annotated AoS
+/// kernel, and the --rewritten files, each through `run(src, opts, W, what)` (median ms,
+/// result checked). Fills c["kernel_ms"], c["speedup"] (over the hand-written AoS),
+/// c["annotated_aos_ms"] and c["rewritten_ms"]; `opts` are the application's own options.
+template <class Run>
+void bench_case(const AppOptions& o, std::size_t n, const std::string& variants,
+                const std::string& annotated, const std::string& opts, nlohmann::json& c,
+                Run&& run) {
+  nlohmann::json ms = nlohmann::json::object(), speed = nlohmann::json::object();
+  double aos = 0;
+  for (const auto& l : o.layouts) {
+    const double t = run(variants, l.options() + " " + opts, l.width(n), l.name());
+    if (l.tile == 1) aos = t;
+    ms[l.name()] = t;
+    speed[l.name()] = aos / t;
+    std::printf("  %-10s %9.4f ms  speedup %.2f\n", l.name().c_str(), t, aos / t);
+  }
+  c["kernel_ms"] = ms;
+  c["speedup"] = speed;
+  c["annotated_aos_ms"] = run(annotated, opts, 1, "annotated");
+  std::printf("  %-10s %9.4f ms\n", "annotated", c["annotated_aos_ms"].get<double>());
+  c["rewritten_ms"] = time_rewritten(o, n, opts, run);
+}
+
 /// Source of an application's hand-written layout variants: layouts.h + <app>_layouts.cl.
 inline std::string variant_source(const AppOptions& o, const std::string& app) {
   return read_text(o.kernel_dir + "/layouts.h") + "\n" +

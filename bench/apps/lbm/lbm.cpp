@@ -189,23 +189,11 @@ int main(int argc, char** argv) try {
   }
   const std::string src = dlb::variant_source(o, "lbm");
   json c{{"case", "cavity"}, {"nx", g.nx}, {"ny", g.ny}, {"nz", g.nz}, {"cells", n}};
-  json ms = json::object(), speed = json::object();
-  double aos = 0;
-  for (const auto& l : o.layouts) {
-    const double t = run(src, l.options(), l.width(n), check_steps, o.repeats, l.name(), nullptr);
-    if (l.tile == 1) aos = t;
-    ms[l.name()] = t;
-    speed[l.name()] = aos / t;
-    std::printf("  %-10s %9.4f ms/step  speedup %.2f\n", l.name().c_str(), t, aos / t);
-  }
-  c["annotated_aos_ms"] = run(annotated, "", 1, check_steps, o.repeats, "annotated", nullptr);
-  c["rewritten_ms"] = dlb::time_rewritten(
-      o, n, "",
+  dlb::bench_case(
+      o, n, src, annotated, "", c,
       [&](const std::string& s, const std::string& opts, std::size_t W, const std::string& what) {
         return run(s, opts, W, check_steps, o.repeats, what, nullptr);
       });
-  c["kernel_ms"] = ms;
-  c["speedup"] = speed;
   c["check"] = have_ref ? "cpu-reference" : "mass";
   const char* rec = "lbm_cell 80 4 float*20:f@0";
   c["buffers"] = json::array({{{"name", "src"}, {"record", rec}, {"n", n}, {"readback", true}},

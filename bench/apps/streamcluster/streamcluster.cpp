@@ -270,24 +270,9 @@ int main(int argc, char** argv) try {
   }
   const std::string src = dlb::variant_source(o, "streamcluster");
   json c{{"case", "default"}, {"n", n}};
-  json ms = json::object(), speed = json::object();
-  double aos = 0;
-  for (const auto& l : o.layouts) {
-    const double t = run(src, l.options(), l.width(n), 0, l.name(), nullptr);
-    if (l.tile == 1) aos = t;
-    ms[l.name()] = t;
-    speed[l.name()] = aos / t;
-    std::printf("  %-10s %9.4f ms  speedup %.2f\n", l.name().c_str(), t, aos / t);
-  }
-  c["annotated_aos_ms"] = run(annotated, "", 1, 0, "annotated", nullptr);
-  std::printf("  %-10s %9.4f ms\n", "annotated", c["annotated_aos_ms"].get<double>());
-  c["rewritten_ms"] = dlb::time_rewritten(
-      o, n, "",
-      [&](const std::string& s, const std::string& opts, std::size_t W, const std::string& what) {
-        return run(s, opts, W, 0, what, nullptr);
-      });
-  c["kernel_ms"] = ms;
-  c["speedup"] = speed;
+  dlb::bench_case(o, n, src, annotated, "", c,
+                  [&](const std::string& s, const std::string& opts, std::size_t W,
+                      const std::string& what) { return run(s, opts, W, 0, what, nullptr); });
   c["check"] = "ok";
   c["buffers"] = json::array({{{"name", "p"}, {"record", kRecord}, {"n", n}, {"readback", false}}});
   out["cases"] = json::array({c});
