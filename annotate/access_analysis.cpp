@@ -272,7 +272,7 @@ class Analyzer {
   /// induction it keeps the property (a loop counter, `wtx = tx; ... wtx += NT`).
   template <class Is>
   bool inductive(const VarDecl* v, int depth, Is&& is) {
-    if (!v || isa<ParmVarDecl>(v) || depth > 32) return false;
+    if (!v || isa<ParmVarDecl>(v) || depth > 32 || --steps_ < 0) return false;
     if (!in_progress_.insert(v).second) return true;  // the induction hypothesis
     std::vector<const Expr*> vals = col_->assigned[v];
     if (v->getInit()) vals.push_back(v->getInit());
@@ -285,6 +285,10 @@ class Analyzer {
     return ok;
   }
   std::set<const VarDecl*> in_progress_;
+  /// Variables one classification may follow: values that reach each other through many
+  /// paths must not make it exponential (an unknown answer counts as "no").
+  int steps_ = 0;
+  static constexpr int kSteps = 4096;
 
   /// The same value in every work-item of a group (as far as the analysis can tell: a
   /// load with a uniform index counts, as every work-item reads the same element).
@@ -347,7 +351,8 @@ class Analyzer {
       if (const auto* m = dyn_cast<MemberExpr>(x); m && m->isArrow()) return true;
       if (const auto* d = dyn_cast<DeclRefExpr>(x)) {
         const auto* v = dyn_cast<VarDecl>(d->getDecl());
-        if (!v || isa<ParmVarDecl>(v) || !in_progress_.insert(v).second) return false;
+        if (!v || isa<ParmVarDecl>(v) || --steps_ < 0 || !in_progress_.insert(v).second)
+          return false;
         std::vector<const Expr*> vals = col_->assigned[v];
         if (v->getInit()) vals.push_back(v->getInit());
         bool any = false;
@@ -393,6 +398,7 @@ class Analyzer {
   /// The pattern of an access at `at` whose record index is `idx` (and field offset
   /// `off`): `unit` when the index is the work-item id plus uniform terms.
   Pattern classify(const Stmt* at, const Index& idx, Pattern unit, const Offset* off = nullptr) {
+    steps_ = kSteps;
     if (unit_index(idx))
       return unit == Pattern::StridedAoS && loop_invariant(at, idx, off) ? Pattern::Invariant
                                                                          : unit;
@@ -768,6 +774,7 @@ class Analyzer {
   /// uniform terms and X != 1, c uniform: a stride, also one the annotation's constant S
   /// does not name (`val[i * K + k]`, K a kernel argument). Classified as strided.
   bool flat_strided(const Index& idx) {
+    steps_ = kSteps;
     if (idx.terms.size() != 1 || idx.terms[0].ptr || idx.cls_unknown) return false;
     const Expr* x = idx.terms[0].e->IgnoreParenImpCasts();
     const Expr* prod = x;
