@@ -410,8 +410,8 @@ class Analyzer {
   }
 
   /// Called right after classify() classified the access's index.
-  void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole) {
-    b.stats.push_back({p, write, whole, !index_unknown_,
+  void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole, bool rmw = false) {
+    b.stats.push_back({p, write, rmw, whole, !index_unknown_,
                        ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
   }
   bool index_unknown_ = false;  // of the index unit_index() saw last
@@ -689,7 +689,7 @@ class Analyzer {
   void leaf(const Expr* lv, const Index& idx, const Offset& off, Binding& b) {
     const Stmt* child = nullptr;
     const Stmt* p = up(lv, child, false);
-    bool write = false;
+    bool write = false, rmw = false;  // rmw: a compound assignment, ++ or --: read too
     if (const auto* u = dyn_cast_or_null<UnaryOperator>(p)) {
       if (u->getOpcode() == UO_AddrOf) {
         if (b.flat) return pointer_use(u, idx, b);  // &g[k]: a pointer into the flat array
@@ -705,16 +705,21 @@ class Analyzer {
         }
         return problem(u, "the address of a field of buffer '" + b.name + "' escapes"), void();
       }
-      write = u->isIncrementDecrementOp();
+      write = rmw = u->isIncrementDecrementOp();
     }
-    if (const auto* bo = dyn_cast_or_null<BinaryOperator>(p))
+    if (const auto* bo = dyn_cast_or_null<BinaryOperator>(p)) {
       write = bo->isAssignmentOp() && child == bo->getLHS();
+      rmw = write && bo->isCompoundAssignmentOp();
+    }
     if (const auto* ev = dyn_cast_or_null<ExtVectorElementExpr>(p)) {
       const Stmt* c2 = nullptr;
       const Stmt* pp = up(ev, c2, false);
-      if (const auto* bo = dyn_cast_or_null<BinaryOperator>(pp))
+      if (const auto* bo = dyn_cast_or_null<BinaryOperator>(pp)) {
         write = bo->isAssignmentOp() && c2 == bo->getLHS();
-      if (const auto* u = dyn_cast_or_null<UnaryOperator>(pp)) write = u->isIncrementDecrementOp();
+        rmw = write && bo->isCompoundAssignmentOp();
+      }
+      if (const auto* u = dyn_cast_or_null<UnaryOperator>(pp))
+        write = rmw = u->isIncrementDecrementOp();
     }
     const std::string type = leaf_type(lv->getType());
     if (!b.natural) res_.needs.insert(cg_.unaligned(type));
@@ -731,7 +736,7 @@ class Analyzer {
         Index rec;
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
-        stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false);
+        stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
         sp_replace(lv, [this, lv, bp, rec, c, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           const std::string i = index_text(rec, *bp);
@@ -747,7 +752,7 @@ class Analyzer {
         Pattern pat = classify(lv, idx, Pattern::UnitStride);
         if (flat_strided(idx))
           pat = loop_invariant(lv, idx) ? Pattern::Invariant : Pattern::StridedAoS;
-        stat(b, lv, pat, write, false);
+        stat(b, lv, pat, write, false, rmw);
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -757,7 +762,7 @@ class Analyzer {
       }
       return;
     }
-    stat(b, lv, classify(lv, idx, Pattern::StridedAoS, &off), write, false);
+    stat(b, lv, classify(lv, idx, Pattern::StridedAoS, &off), write, false, rmw);
     sp_replace(lv, [this, lv, bp, idx, off, z, type] {
       if (bp->keep_aos) return sp_.inner_text(lv);
       const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);

@@ -34,6 +34,7 @@ const char* pattern_name(Pattern p);
 struct AccessStat {
   Pattern pattern = Pattern::Irregular;
   bool write = false;
+  bool rmw = false;    // read and written: a compound assignment, ++ or --
   bool whole = false;  // a whole record (or nested struct) copied
   /// The pattern is what the index shows. False where dl-annotate could not see the
   /// index (a pointer moved or aliased, or the access inside a helper the buffer reaches

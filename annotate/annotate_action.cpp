@@ -533,7 +533,8 @@ class Consumer : public ASTConsumer {
          : s.pattern == Pattern::Invariant  ? a.invariant
          : s.pattern == Pattern::Gather     ? a.gather
                                             : a.irregular)++;
-        (s.write ? a.writes : a.reads)++;
+        if (s.write) a.writes++;
+        if (!s.write || s.rmw) a.reads++;
         if (s.whole) a.whole++;
         if (!s.known) a.unknown++;
       }
