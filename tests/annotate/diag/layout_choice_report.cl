@@ -7,6 +7,7 @@
 // EXPECT: pattern: gather: record index loaded from memory
 // EXPECT: layout: AoS - AoS kept: the kernel does not access it
 // EXPECT: pattern: loop-invariant: the same record in every trip of a loop around the access
+// EXPECT: accesses: 2 (2 read, 2 write, 0 whole-record); unit-stride 0, strided AoS 0, loop-invariant 2
 // EXPECT: pattern: irregular: a record index the analysis cannot name
 // EXPECT: layout: ASTA (T = DL_ASTA_T, chosen by the runtime) - default (paper 5.1: AoS to ASTA): an index the analysis cannot name may still be a stride
 // EXPECT: layout: AoS - the annotation asks for AoS
