@@ -98,8 +98,10 @@ def main():
     work = tempfile.mkdtemp(prefix="dl-policy-")
     kdir = os.path.join(work, "kernels")
     os.makedirs(kdir)
-    for f in os.listdir(os.path.join(ROOT, "bench", "apps", "annotated")):
-        shutil.copy(os.path.join(ROOT, "bench", "apps", "annotated", f), kdir)
+    annotated = os.path.join(ROOT, "bench", "apps", "annotated")
+    for f in os.listdir(annotated):
+        if f.endswith(".cl"):  # the rewritten kernels (not variants/)
+            shutil.copy(os.path.join(annotated, f), kdir)
     for sub in ("common", "lbm", "spmv", "micro", "blackscholes"):
         d = os.path.join(ROOT, "bench", "apps", sub)
         for f in os.listdir(d):
