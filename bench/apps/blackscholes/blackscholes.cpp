@@ -143,7 +143,7 @@ int main(int argc, char** argv) try {
   }
   const std::string src = dlb::variant_source(o, "blackscholes");
   json c{{"case", "default"}, {"n", n}};
-  dlb::bench_case(o, n, src, annotated, "", c,
+  dlb::bench_case(o, n, kFields * sizeof(float), src, annotated, "", c,
                   [&](const std::string& s, const std::string& opts, std::size_t W,
                       const std::string& what) { return run(s, opts, W, 0, what, nullptr); });
   c["check"] = "ok";

@@ -40,6 +40,7 @@ struct AppLayout {
 struct Rewritten {
   std::string label, path, options, source;
   unsigned target = 2;
+  std::set<std::size_t> record_bytes;  // of its `//DL: record` lines
 };
 
 struct AppOptions {
@@ -102,6 +103,14 @@ inline AppOptions parse_app_options(const Args& a, const std::string& app) {
     }
     r.source = read_text(r.path);
     r.target = rewritten_target(r.source, r.path);
+    std::istringstream in(r.source);
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::string dl, kw, name;
+      std::size_t bytes = 0;
+      if (words >> dl >> kw >> name >> bytes && dl == "//DL:" && kw == "record")
+        r.record_bytes.insert(bytes);
+    }
     o.rewritten.push_back(r);
   }
   return o;
@@ -109,13 +118,15 @@ inline AppOptions parse_app_options(const Args& a, const std::string& app) {
 
 /// Times every `--rewritten` file for every tile width T of the run, on data in the
 /// layout its annotations chose: `run(src, opts, W, what)` returns the kernel's median ms
-/// and checks its result. `opts` are the application's own build options. Returns
-/// {label: {"layout": ..., "ms": {"T=16": ...}}}.
+/// and checks its result. `opts` are the application's own build options. A file is
+/// rewritten for one record size: only those with a record of `record_bytes` run.
+/// Returns {label: {"layout": ..., "ms": {"T=16": ...}}}.
 template <class Run>
-nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::string& opts,
-                              Run&& run) {
+nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, std::size_t record_bytes,
+                              const std::string& opts, Run&& run) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& r : o.rewritten) {
+    if (!r.record_bytes.count(record_bytes)) continue;
     nlohmann::json ms = nlohmann::json::object();
     for (const auto& l : o.layouts) {
       if (l.tile < 2) continue;
@@ -139,12 +150,13 @@ nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, const std::str
 
 /// Bench mode of one case: every hand-written layout of `variants`, the annotated AoS
 /// kernel, and the --rewritten files, each through `run(src, opts, W, what)` (median ms,
-/// result checked). Fills c["kernel_ms"], c["speedup"] (over the hand-written AoS),
-/// c["annotated_aos_ms"] and c["rewritten_ms"]; `opts` are the application's own options.
+/// result checked; records of `record_bytes`). Fills c["kernel_ms"], c["speedup"] (over the
+/// hand-written AoS), c["annotated_aos_ms"] and c["rewritten_ms"]; `opts` are the application's own
+/// options.
 template <class Run>
-void bench_case(const AppOptions& o, std::size_t n, const std::string& variants,
-                const std::string& annotated, const std::string& opts, nlohmann::json& c,
-                Run&& run) {
+void bench_case(const AppOptions& o, std::size_t n, std::size_t record_bytes,
+                const std::string& variants, const std::string& annotated, const std::string& opts,
+                nlohmann::json& c, Run&& run) {
   nlohmann::json ms = nlohmann::json::object(), speed = nlohmann::json::object();
   double aos = 0;
   for (const auto& l : o.layouts) {
@@ -158,7 +170,7 @@ void bench_case(const AppOptions& o, std::size_t n, const std::string& variants,
   c["speedup"] = speed;
   c["annotated_aos_ms"] = run(annotated, opts, 1, "annotated");
   std::printf("  %-10s %9.4f ms\n", "annotated", c["annotated_aos_ms"].get<double>());
-  c["rewritten_ms"] = time_rewritten(o, n, opts, run);
+  c["rewritten_ms"] = time_rewritten(o, n, record_bytes, opts, run);
 }
 
 /// Source of an application's hand-written layout variants: layouts.h + <app>_layouts.cl.

@@ -190,7 +190,7 @@ int main(int argc, char** argv) try {
   const std::string src = dlb::variant_source(o, "lbm");
   json c{{"case", "cavity"}, {"nx", g.nx}, {"ny", g.ny}, {"nz", g.nz}, {"cells", n}};
   dlb::bench_case(
-      o, n, src, annotated, "", c,
+      o, n, REC * sizeof(float), src, annotated, "", c,
       [&](const std::string& s, const std::string& opts, std::size_t W, const std::string& what) {
         return run(s, opts, W, check_steps, o.repeats, what, nullptr);
       });

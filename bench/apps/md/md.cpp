@@ -206,7 +206,7 @@ int main(int argc, char** argv) try {
   }
   const std::string src = dlb::variant_source(o, "md");
   json c{{"case", case_name}, {"boxes1d", b1d}, {"boxes", nboxes}, {"n", n}};
-  dlb::bench_case(o, n, src, annotated, "", c,
+  dlb::bench_case(o, n, 4 * sizeof(float), src, annotated, "", c,
                   [&](const std::string& s, const std::string& opts, std::size_t W,
                       const std::string& what) { return run(s, opts, W, 0, what, nullptr); });
   c["check"] = "ok";
