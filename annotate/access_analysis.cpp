@@ -274,8 +274,7 @@ class Analyzer {
   bool inductive(const VarDecl* v, int depth, Is&& is) {
     if (!v || isa<ParmVarDecl>(v) || depth > 32 || --steps_ < 0) return false;
     if (!in_progress_.insert(v).second) return true;  // the induction hypothesis
-    std::vector<const Expr*> vals = col_->assigned[v];
-    if (v->getInit()) vals.push_back(v->getInit());
+    const std::vector<const Expr*> vals = values(v);
     bool ok = !vals.empty();
     for (const Expr* e : vals) ok = ok && is(e, depth + 1);
     for (const BinaryOperator* b : col_->compound[v])
@@ -283,6 +282,12 @@ class Analyzer {
            uniform(b->getRHS(), depth + 1);
     in_progress_.erase(v);
     return ok;
+  }
+  /// Every value a local variable is given: its initialiser and each `v = e`.
+  std::vector<const Expr*> values(const VarDecl* v) {
+    std::vector<const Expr*> vals = col_->assigned[v];
+    if (v->getInit()) vals.push_back(v->getInit());
+    return vals;
   }
   std::set<const VarDecl*> in_progress_;
   /// Variables one classification may follow: values that reach each other through many
@@ -353,10 +358,8 @@ class Analyzer {
         const auto* v = dyn_cast<VarDecl>(d->getDecl());
         if (!v || isa<ParmVarDecl>(v) || --steps_ < 0 || !in_progress_.insert(v).second)
           return false;
-        std::vector<const Expr*> vals = col_->assigned[v];
-        if (v->getInit()) vals.push_back(v->getInit());
         bool any = false;
-        for (const Expr* y : vals) any = any || loads(y, depth + 1);
+        for (const Expr* y : values(v)) any = any || loads(y, depth + 1);
         in_progress_.erase(v);
         return any;
       }
@@ -396,12 +399,18 @@ class Analyzer {
     return false;
   }
   /// The pattern of an access at `at` whose record index is `idx` (and field offset
-  /// `off`): `unit` when the index is the work-item id plus uniform terms.
-  Pattern classify(const Stmt* at, const Index& idx, Pattern unit, const Offset* off = nullptr) {
+  /// `off`): `unit` when the index is the work-item id plus uniform terms; strided for
+  /// the element index `x` of a flat array (`flat`) where flat_strided() holds.
+  Pattern classify(const Stmt* at, const Index& idx, Pattern unit, const Offset* off = nullptr,
+                   bool flat = false) {
     steps_ = kSteps;
+    Pattern p = Pattern::Irregular;
     if (unit_index(idx))
-      return unit == Pattern::StridedAoS && loop_invariant(at, idx, off) ? Pattern::Invariant
-                                                                         : unit;
+      p = unit;
+    else if (flat && flat_strided(idx))
+      p = Pattern::StridedAoS;
+    if (p != Pattern::Irregular)
+      return p == Pattern::StridedAoS && loop_invariant(at, idx, off) ? Pattern::Invariant : p;
     if (idx.cls_unknown) return Pattern::Irregular;
     if (loop_invariant(at, idx, off)) return Pattern::Invariant;
     for (const Expr* e : idx.cls)
@@ -749,10 +758,7 @@ class Analyzer {
           return ref(*bp, type, at);
         });
       } else {
-        Pattern pat = classify(lv, idx, Pattern::UnitStride);
-        if (flat_strided(idx))
-          pat = loop_invariant(lv, idx) ? Pattern::Invariant : Pattern::StridedAoS;
-        stat(b, lv, pat, write, false, rmw);
+        stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -779,7 +785,6 @@ class Analyzer {
   /// uniform terms and X != 1, c uniform: a stride, also one the annotation's constant S
   /// does not name (`val[i * K + k]`, K a kernel argument). Classified as strided.
   bool flat_strided(const Index& idx) {
-    steps_ = kSteps;
     if (idx.terms.size() != 1 || idx.terms[0].ptr || idx.cls_unknown) return false;
     const Expr* x = idx.terms[0].e->IgnoreParenImpCasts();
     const Expr* prod = x;

@@ -10,6 +10,7 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <algorithm>
 #include <list>
 #include <map>
 #include <set>
@@ -424,16 +425,23 @@ class Consumer : public ASTConsumer {
         edits.push_back({line_begin(l), line_end(l), first ? text : std::string(), 0});
         first = false;
       }
-      // The kernel: transformed under DL_ASTA_T, original otherwise.
-      unsigned fb = 0, fe = 0, bb = 0, be = 0;
-      sp_->offsets(w.fd->getSourceRange(), fb, fe);
-      sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
-      std::string prologue = kernel_prologue(w);
-      if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
-      sp_->insert(bb + 1, prologue);
-      std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
-                      src_.substr(fb, fe - fb) + "\n#endif";
-      edits.push_back({fb, fe, t, 1});
+      // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
+      // buffers all stay AoS, with no helper reached by their pointers, reads them as
+      // written: its one copy serves both (the annotation tells the runtime -> AoS).
+      const bool all_aos =
+          w.specs.empty() && std::all_of(w.bindings.begin(), w.bindings.end(),
+                                         [](const Binding& b) { return b.keep_aos; });
+      if (!all_aos) {
+        unsigned fb = 0, fe = 0, bb = 0, be = 0;
+        sp_->offsets(w.fd->getSourceRange(), fb, fe);
+        sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
+        std::string prologue = kernel_prologue(w);
+        if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
+        sp_->insert(bb + 1, prologue);
+        std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
+                        src_.substr(fb, fe - fb) + "\n#endif";
+        edits.push_back({fb, fe, t, 1});
+      }
       std::size_t kernel_at =
           std::min(line_begin(first_line),
                    line_begin(static_cast<int>(sm_->getPresumedLineNumber(w.fd->getBeginLoc()))));
@@ -467,7 +475,7 @@ class Consumer : public ASTConsumer {
         if (hat > kernel_at)
           edits.push_back({kernel_at, kernel_at, "#ifdef DL_ASTA_T\n" + proto + "#endif\n", 3});
       }
-      blocks.push_back(kb);
+      if (!all_aos) blocks.push_back(kb);
       w.report.transformed = true;
       fill_report(w);
       res_.report.push_back(w.report);
