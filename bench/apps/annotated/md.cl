@@ -11,118 +11,8 @@ typedef struct {
 #define PAR 100  // particles per box
 #define NT 128   // work-items per group
 
-#ifdef DL_ASTA_T
-/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
-#ifndef DL_ANNOTATE_HELPERS
-#define DL_ANNOTATE_HELPERS
-/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
-   instructions per operation. DL's runtime runs a launch whose annotated buffer
-   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
-#ifdef DL_OFFSET64
-typedef ulong dl_off;
-#else
-typedef uint dl_off;
-#endif
-/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
-   tiles of w records; the last, partial tile holds n % w records. Records i >= n
-   are outside the marshaled range and keep their AoS address. */
-static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
-                              dl_off z) {
-  if (i >= n) return i * r + o;
-  const dl_off b = i / w * w;
-  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
-}
-/* The same for one tile of all n records (DA). */
-static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
-  return i < n ? n * o + i * z : i * r + o;
-}
-/* Element x of a flat array of records of s scalars of z bytes. */
-static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
-  const dl_off i = x / s;
-  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
-}
-#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
-#define DL_UREF(AS, TYPE, BASE, OFF) \
-  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
-#endif
-static inline four_vector dl_load_four_vector_g(const __global uchar *b, dl_off w, dl_off n, dl_off i) {
-  four_vector v;
-  __private uchar *d = (__private uchar *)&v;
-  *(__private uint *)(d + 0) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 0, 4));
-  *(__private uint *)(d + 4) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 4, 4));
-  *(__private uint *)(d + 8) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 8, 4));
-  *(__private uint *)(d + 12) = *(const __global uint *)(b + dl_tiled(w, n, 16, i, 12, 4));
-  return v;
-}
-#endif
 //DL: record four_vector 16 4 float:v@0 float:x@4 float:y@8 float:z@12
 //DL: AoS: const rv[npar] -> AoS AOS2ASTA_four_vector, fv[npar] -> AoS AOS2ASTA_four_vector
-#ifdef DL_ASTA_T
-__kernel void md_kernel(float alpha, int nboxes, __global const int* nei,
-                        __global const four_vector* rv, __global const float* qv,
-                        __global four_vector* fv, int npar) {
-  const dl_off dl_n_rv = (dl_off)((long)(npar));
-  const dl_off dl_w_rv = (dl_off)1;
-  const dl_off dl_n_fv = (dl_off)((long)(npar));
-  const dl_off dl_w_fv = (dl_off)1;
-  __local four_vector rA_shared[PAR], rB_shared[PAR];
-  __local float qB_shared[PAR];
-  const int bx = get_group_id(0);
-  const int tx = get_local_id(0);
-  if (bx >= nboxes) return;  // the whole group: barriers stay uniform
-  const float a2 = 2.0f * alpha * alpha;
-  const int first_i = bx * PAR;
-  int wtx = tx;
-
-  // The home box's particles, whole records.
-  while (wtx < PAR) {
-    rA_shared[wtx] = rv[first_i + wtx];
-    wtx += NT;
-  }
-  wtx = tx;
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  for (int k = 0; k < 27; ++k) {
-    const int pointer = nei[bx * 27 + k];
-    if (pointer < 0) continue;  // no such neighbour (the same for the whole group)
-    const int first_j = pointer * PAR;
-
-    // The neighbour box's particles and charges.
-    while (wtx < PAR) {
-      rB_shared[wtx] = rv[first_j + wtx];
-      qB_shared[wtx] = qv[first_j + wtx];
-      wtx += NT;
-    }
-    wtx = tx;
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Every particle of the home box against every particle of the neighbour box.
-    while (wtx < PAR) {
-      for (int j = 0; j < PAR; ++j) {
-        const float r2 = rA_shared[wtx].v + rB_shared[j].v -
-                         (rA_shared[wtx].x * rB_shared[j].x + rA_shared[wtx].y * rB_shared[j].y +
-                          rA_shared[wtx].z * rB_shared[j].z);
-        const float u2 = a2 * r2;
-        const float vij = exp(-u2);
-        const float fs = 2.0f * vij;
-        const float dx = rA_shared[wtx].x - rB_shared[j].x;
-        const float dy = rA_shared[wtx].y - rB_shared[j].y;
-        const float dz = rA_shared[wtx].z - rB_shared[j].z;
-        const float fxij = fs * dx;
-        const float fyij = fs * dy;
-        const float fzij = fs * dz;
-        fv[first_i + wtx].v += qB_shared[j] * vij;
-        fv[first_i + wtx].x += qB_shared[j] * fxij;
-        fv[first_i + wtx].y += qB_shared[j] * fyij;
-        fv[first_i + wtx].z += qB_shared[j] * fzij;
-      }
-      wtx += NT;
-    }
-    wtx = tx;
-    barrier(CLK_LOCAL_MEM_FENCE);  // before the next neighbour overwrites rB_shared
-  }
-}
-#else
 __kernel void md_kernel(float alpha, int nboxes, __global const int* nei,
                         __global const four_vector* rv, __global const float* qv,
                         __global four_vector* fv, int npar) {
@@ -183,4 +73,3 @@ __kernel void md_kernel(float alpha, int nboxes, __global const int* nei,
     barrier(CLK_LOCAL_MEM_FENCE);  // before the next neighbour overwrites rB_shared
   }
 }
-#endif
