@@ -23,8 +23,9 @@ inline constexpr int kMaxExprDepth = 256;                   // nesting: ( ), sig
 inline constexpr std::size_t kMaxAnnotationLine = 1 << 16;  // characters of one //DL: line
 
 /// A dimension expression: global_size(d), local_size(d), num_groups(d), integer
-/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses. Arithmetic
-/// is on 64-bit signed integers and checked: an overflow is an error, never a wrap.
+/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses; or `*` alone,
+/// the records of the whole bound buffer. Arithmetic is on 64-bit signed integers and
+/// checked: an overflow is an error, never a wrap.
 class Expr {
  public:
   struct Env {
@@ -33,6 +34,8 @@ class Expr {
     std::array<std::uint64_t, 3> num_groups{1, 1, 1};
     /// Value of a scalar kernel argument by name; nullopt if unknown or unset.
     std::function<std::optional<std::int64_t>(const std::string&)> scalar;
+    /// Value of `*`: the records the bound buffer holds (its size over the record size).
+    std::optional<std::int64_t> whole;
   };
 
   Expr();
@@ -55,9 +58,12 @@ class Expr {
   std::vector<std::string> names() const;
   /// True when the expression reads no scalar argument and no work size (a constant).
   bool is_constant() const;
+  /// True for `*`, the whole buffer.
+  bool is_whole() const;
   const std::string& text() const { return text_; }
-  /// The expression in OpenCL C (get_global_size(0) ...), for generated kernels.
-  std::string to_cl() const;
+  /// The expression in OpenCL C (get_global_size(0) ...), for generated kernels; `whole`
+  /// is the OpenCL C expression that stands for `*`.
+  std::string to_cl(const std::string& whole = "0") const;
 
   struct Node;
 

@@ -287,6 +287,17 @@ class ClauseParser {
                        "': no buffer holds that many records");
         i_ = close;
       }
+      if (e->is_whole() && !b.dims.empty()) {
+        i_ = start;
+        return error("'*' (the whole buffer) of '" + name +
+                     "' must be the first dimension: " + name + "[*] or " + name + "[*][S]");
+      }
+      if (!b.dims.empty() && b.dims[0].is_whole() && (b.dims.size() > 1 || !e->is_constant())) {
+        i_ = start;
+        return error("after '*' (the whole buffer), '" + name +
+                     "' takes only the constant record length S of a flat array: " + name +
+                     "[*][S]");
+      }
       b.dims.push_back(std::move(*e));
       ++i_;
       skip();

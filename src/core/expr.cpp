@@ -13,7 +13,7 @@
 namespace dl {
 
 struct Expr::Node {
-  enum Kind { Num, Name, Builtin, Neg, Add, Sub, Mul, Div, Mod } kind = Num;
+  enum Kind { Num, Name, Builtin, Neg, Add, Sub, Mul, Div, Mod, Whole } kind = Num;
   std::int64_t value = 0;  // Num; dimension for Builtin
   std::string name;        // Name; builtin name for Builtin
   std::shared_ptr<const Node> a, b;
@@ -342,6 +342,13 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
     }
     case Expr::Node::Neg:
       return eval_node(*n.a, env, a, err) && apply(n.kind, a, 0, out, err);
+    case Expr::Node::Whole:
+      if (!env.whole) {
+        err = "'*' (the records of the whole buffer) is known only from a bound buffer";
+        return false;
+      }
+      out = *env.whole;
+      return true;
     default:
       break;
   }
@@ -359,9 +366,11 @@ void collect_names(const Expr::Node& n, std::vector<std::string>& out) {
   if (n.b) collect_names(*n.b, out);
 }
 
-std::string node_cl(const Expr::Node& n) {
+std::string node_cl(const Expr::Node& n, const std::string& whole) {
   static const char* ops = "??? +-*/%";
   switch (n.kind) {
+    case Expr::Node::Whole:
+      return "(long)(" + whole + ")";
     case Expr::Node::Num:
       return "(long)" + std::to_string(n.value);
     case Expr::Node::Name:
@@ -369,11 +378,11 @@ std::string node_cl(const Expr::Node& n) {
     case Expr::Node::Builtin:
       return "(long)get_" + n.name + "(" + std::to_string(n.value) + ")";
     case Expr::Node::Neg:
-      return "(-" + node_cl(*n.a) + ")";
+      return "(-" + node_cl(*n.a, whole) + ")";
     default:
       break;
   }
-  return "(" + node_cl(*n.a) + " " + ops[n.kind] + " " + node_cl(*n.b) + ")";
+  return "(" + node_cl(*n.a, whole) + " " + ops[n.kind] + " " + node_cl(*n.b, whole) + ")";
 }
 
 }  // namespace
@@ -386,6 +395,19 @@ Expr::Expr(Expr&&) noexcept = default;
 Expr& Expr::operator=(Expr&&) noexcept = default;
 
 std::optional<Expr> Expr::parse(std::string_view text, std::string* error, std::size_t* error_pos) {
+  // `*` alone: the whole buffer (its size over the record size, at each launch).
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first != std::string_view::npos && text[first] == '*' &&
+      text.find_first_not_of(" \t", first + 1) == std::string_view::npos) {
+    auto n = std::make_shared<Expr::Node>();
+    n->kind = Expr::Node::Whole;
+    n->begin = first;
+    n->end = first + 1;
+    Expr e;
+    e.text_ = "*";
+    e.root_ = std::move(n);
+    return e;
+  }
   Parser p(text);
   NodeP root = p.parse_all();
   if (!p.ok()) {
@@ -423,8 +445,12 @@ std::vector<std::string> Expr::names() const {
   return out;
 }
 
-std::string Expr::to_cl() const {
-  return root_ ? node_cl(*root_) : "0";
+bool Expr::is_whole() const {
+  return root_ && root_->kind == Node::Whole;
+}
+
+std::string Expr::to_cl(const std::string& whole) const {
+  return root_ ? node_cl(*root_, whole) : "0";
 }
 
 }  // namespace dl

@@ -144,3 +144,35 @@ TEST(Annotation, MalformedIsDiagnosedAndDropped) {
   EXPECT_EQ(s.diagnostics[0].line, 1);
   for (const auto& d : s.diagnostics) EXPECT_FALSE(d.message.empty());
 }
+
+TEST(Annotation, WholeBufferCount) {
+  // `*`: the records of the bound buffer, given at each launch (Env::whole).
+  auto s = dl::scan_annotations(
+      "//DL: AoS: const f[*], g[ * ][20]\n"
+      "__kernel void k(__global const float4* f, __global float* g) {}\n");
+  ASSERT_EQ(s.kernels.size(), 1u) << (s.diagnostics.empty() ? "" : s.diagnostics[0].message);
+  const auto& b = s.kernels[0].buffers;
+  ASSERT_EQ(b.size(), 2u);
+  ASSERT_EQ(b[0].dims.size(), 1u);
+  EXPECT_TRUE(b[0].dims[0].is_whole());
+  EXPECT_FALSE(b[0].dims[0].is_constant());
+  EXPECT_TRUE(b[0].dims[0].names().empty());
+  EXPECT_TRUE(b[1].dims[0].is_whole());
+  EXPECT_FALSE(b[1].dims[1].is_whole());
+  EXPECT_EQ(dl::format_clause(b[1]), "g[*][20] -> ASTA");
+  EXPECT_EQ(b[0].dims[0].to_cl("dl_whole_f"), "(long)(dl_whole_f)");
+  dl::Expr::Env e;
+  std::string err;
+  EXPECT_FALSE(b[0].dims[0].eval(e, &err));  // no buffer: no value
+  EXPECT_NE(err.find("whole buffer"), std::string::npos) << err;
+  e.whole = 12345;
+  EXPECT_EQ(b[0].dims[0].eval(e).value_or(-1), 12345);
+  // `*` is the first dimension, followed at most by a constant S, and takes no operators.
+  for (const char* bad : {"//DL: AoS: f[n][*]\n", "//DL: AoS: f[*][*]\n", "//DL: AoS: f[*][n]\n",
+                          "//DL: AoS: f[*][2][3]\n", "//DL: AoS: f[* 2]\n", "//DL: AoS: f[2*]\n"}) {
+    auto d = dl::scan_annotations(std::string(bad) +
+                                  "__kernel void k(__global float* f, int n) {}\n");
+    EXPECT_TRUE(d.kernels.empty()) << bad;
+    ASSERT_FALSE(d.diagnostics.empty()) << bad;
+  }
+}
