@@ -19,6 +19,7 @@
 #include "codegen.hpp"
 #include "dl/annotation.hpp"
 #include "dl/marshal.hpp"
+#include "infer.hpp"
 #include "record_builder.hpp"
 #include "skipped_regions.hpp"
 #include "splicer.hpp"
@@ -51,6 +52,7 @@ struct KernelWork {
   std::set<std::string> needs;
   bool ok = true;
   bool error = false;
+  bool inferred = false;  // the annotation is dl-annotate's (--auto, --infer)
   std::string why;
   KernelReport report;
 };
@@ -86,12 +88,58 @@ class Consumer : public ASTConsumer {
             sm_->isInMainFile(fd->getLocation()))
           defs[fd->getNameAsString()] = fd;
 
+    // Kernels nobody annotated: inferred annotations (--auto, --infer), in source order.
+    std::list<KernelAnnotation> inferred;
+    std::map<std::string, KernelInference> inference;
+    if (opts_.auto_annotate || opts_.infer) {
+      std::vector<const FunctionDecl*> order;
+      for (const auto& [name, fd] : defs)
+        if (!ann.find(name)) order.push_back(fd);
+      std::sort(order.begin(), order.end(), [&](const FunctionDecl* a, const FunctionDecl* b) {
+        return sm_->isBeforeInTranslationUnit(a->getBeginLoc(), b->getBeginLoc());
+      });
+      for (const FunctionDecl* fd : order) {
+        KernelInference ki = infer_kernel(ctx, fd);
+        const std::string name = fd->getNameAsString();
+        const unsigned line = sm_->getPresumedLineNumber(sm_->getFileLoc(fd->getBeginLoc()));
+        if (ki.buffers.empty()) {
+          KernelReport r;
+          r.name = name;
+          r.line = line;
+          r.inferred = true;
+          r.status = ki.args.empty() ? "no pointer parameters" : "no record buffers";
+          r.inference = ki.args;
+          res_.report.push_back(std::move(r));
+          continue;
+        }
+        KernelAnnotation& k = inferred.emplace_back();
+        k.kernel = name;
+        k.line = static_cast<int>(line);
+        for (const ParmVarDecl* p : fd->parameters()) k.params.push_back(p->getNameAsString());
+        k.buffers = std::move(ki.buffers);
+        inference[name] = std::move(ki);
+      }
+    }
+
     Splicer sp(ctx, file_);
     sp_ = &sp;
     std::list<KernelWork> work;
-    for (const auto& k : ann.kernels) {
+    std::vector<const KernelAnnotation*> all;
+    for (const auto& k : ann.kernels) all.push_back(&k);
+    for (const auto& k : inferred) all.push_back(&k);
+    std::stable_sort(
+        all.begin(), all.end(),
+        [](const KernelAnnotation* a, const KernelAnnotation* b) { return a->line < b->line; });
+    for (const KernelAnnotation* kp : all) {
+      const KernelAnnotation& k = *kp;
       KernelWork& w = work.emplace_back();
       w.ann = &k;
+      if (auto it = inference.find(k.kernel);
+          it != inference.end() && kp->buffers.size() && !ann.find(k.kernel)) {
+        w.inferred = true;
+        w.report.inferred = true;
+        w.report.inference = it->second.args;
+      }
       w.report.name = k.kernel;
       w.report.line = static_cast<unsigned>(k.line);
       auto it = defs.find(k.kernel);
@@ -109,7 +157,14 @@ class Consumer : public ASTConsumer {
       if (w.ok) choose_layouts(w);
     }
     emit(work);
+    std::stable_sort(res_.report.begin(), res_.report.end(),
+                     [](const KernelReport& a, const KernelReport& b) { return a.line < b.line; });
     res_.ok = !de_->hasErrorOccurred();
+    for (auto it = sm_->fileinfo_begin(); it != sm_->fileinfo_end(); ++it)
+      if (it->first && it->first != sm_->getFileEntryForID(file_))
+        res_.deps.push_back(std::string(it->first->tryGetRealPathName().empty()
+                                            ? it->first->getName()
+                                            : it->first->tryGetRealPathName()));
   }
 
  private:
@@ -130,7 +185,7 @@ class Consumer : public ASTConsumer {
       for (const ParmVarDecl* p : w.fd->parameters())
         if (p->getName() == b.name) pd = p;
       auto fail = [&](const std::string& msg) {
-        de_->Report(at(b.line, b.column), err_id_) << msg;
+        de_->Report(at(b.line, b.column), w.inferred ? remark_id_ : err_id_) << msg;
         w.ok = false;
         w.error = true;
         w.why = msg;
@@ -170,6 +225,9 @@ class Consumer : public ASTConsumer {
       BufferAnnotation c = b;
       std::string recname = b.record;
       if (pointee->isStructureType()) {
+        if (!b.dims.empty() && b.dims[0].is_whole() && b.dims.size() > 1)
+          return fail("'" + b.name + "' points to a struct: its whole-buffer count is " + b.name +
+                      "[*] (the record length [S] is for flat arrays of scalars)");
         if (recname.empty()) recname = record_name(pointee);
         std::string why;
         auto rec = build_record(*ctx_, bd.elem, identifier(recname), why);
@@ -283,8 +341,11 @@ class Consumer : public ASTConsumer {
       w.ok = false;
       w.why = "accesses dl-annotate cannot prove it rewrites correctly (see warnings)";
       de_->Report(w.fd->getLocation(), warn_id_)
-          << "kernel '" + w.ann->kernel +
-                 "' is left untransformed: its annotation is removed and it keeps reading AoS";
+          << (w.inferred ? "kernel '" + w.ann->kernel +
+                               "' is left untransformed: no annotation is inferred for it"
+                         : "kernel '" + w.ann->kernel +
+                               "' is left untransformed: its annotation is removed and it "
+                               "keeps reading AoS");
     }
   }
 
@@ -306,6 +367,10 @@ class Consumer : public ASTConsumer {
           }))
         w.clauses[i].target = Layout::aos();
       w.bindings[i].keep_aos = w.clauses[i].target.kind == LayoutKind::AoS;
+      // An inferred buffer the kernel never writes is `const` (for the reader).
+      if (w.inferred)
+        w.clauses[i].read_only = std::none_of(st.begin(), st.end(),
+                                              [](const AccessStat& a) { return a.write || a.rmw; });
     }
   }
 
@@ -319,6 +384,19 @@ class Consumer : public ASTConsumer {
                  "', so a build that enables it runs untransformed";
   }
 
+  /// The parameter the runtime sets to the records of a buffer annotated `[*]`.
+  static std::string whole_param(const std::string& buffer) { return "dl_whole_" + buffer; }
+
+  /// Parameters appended to the transformed kernel: one `ulong dl_whole_<b>` per buffer
+  /// annotated `[*]`, in the order of the annotation (docs/annotation.md).
+  std::string whole_params(const KernelWork& w) {
+    std::string s;
+    for (std::size_t i = 0; i < w.bindings.size(); ++i)
+      if (!w.clauses[i].dims.empty() && w.clauses[i].dims[0].is_whole())
+        s += ", ulong " + whole_param(w.bindings[i].name);
+    return s;
+  }
+
   std::string kernel_prologue(const KernelWork& w) {
     std::string s;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
@@ -326,7 +404,8 @@ class Consumer : public ASTConsumer {
       const BufferAnnotation& c = w.clauses[i];
       std::string n;
       const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
-      for (std::size_t d = 0; d < dims; ++d) n += (d ? " * " : "") + c.dims[d].to_cl();
+      for (std::size_t d = 0; d < dims; ++d)
+        n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(b.name));
       s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
       std::string wv;
       if (c.target.kind == LayoutKind::DA)
@@ -397,7 +476,8 @@ class Consumer : public ASTConsumer {
     for (auto& w : work) {
       // Annotation lines of this kernel.
       std::set<int> dl_lines;
-      for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
+      if (!w.inferred)  // an inferred annotation has no lines (its buffers' are the kernel's)
+        for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
       int first_line = dl_lines.empty() ? w.ann->line : *dl_lines.begin();
       if (!w.ok) {
         w.report.transformed = false;
@@ -425,6 +505,17 @@ class Consumer : public ASTConsumer {
         edits.push_back({line_begin(l), line_end(l), first ? text : std::string(), 0});
         first = false;
       }
+      if (w.inferred) {  // no //DL: lines: the annotation goes right above the kernel
+        const std::size_t k = line_begin(
+            static_cast<int>(sm_->getPresumedLineNumber(sm_->getFileLoc(w.fd->getBeginLoc()))));
+        edits.push_back({k, k, text, 0});
+        w.report.annotation = "//DL: AoS: ";
+        for (std::size_t i = 0; i < w.clauses.size(); ++i) {
+          std::string c = (w.clauses[i].read_only ? "const " : "") + w.clauses[i].name;
+          for (const auto& d : w.ann->buffers[i].dims) c += "[" + d.text() + "]";
+          w.report.annotation += (i ? ", " : "") + c;
+        }
+      }
       // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
       // buffers all stay AoS, with no helper reached by their pointers, reads them as
       // written: its one copy serves both (the annotation tells the runtime -> AoS).
@@ -435,6 +526,11 @@ class Consumer : public ASTConsumer {
         unsigned fb = 0, fe = 0, bb = 0, be = 0;
         sp_->offsets(w.fd->getSourceRange(), fb, fe);
         sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
+        if (std::string extra = whole_params(w); !extra.empty()) {
+          unsigned pb = 0, pe = 0;
+          sp_->offsets(w.fd->getParamDecl(w.fd->getNumParams() - 1)->getSourceRange(), pb, pe);
+          sp_->insert(pe, extra);
+        }
         std::string prologue = kernel_prologue(w);
         if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
         sp_->insert(bb + 1, prologue);
@@ -534,7 +630,11 @@ class Consumer : public ASTConsumer {
       a.name = b.name;
       a.record = b.rec.describe();
       const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
-      for (std::size_t d = 0; d < dims; ++d) a.count += (d ? " * " : "") + c.dims[d].text();
+      for (std::size_t d = 0; d < dims; ++d) {
+        const std::string& t = c.dims[d].text();
+        const bool wrap = dims > 1 && t.find_first_of("+-*/% ") != std::string::npos;
+        a.count += (d ? " * " : "") + (wrap ? "(" + t + ")" : t);
+      }
       for (const auto& s : b.stats) {
         (s.pattern == Pattern::UnitStride   ? a.unit
          : s.pattern == Pattern::StridedAoS ? a.strided
@@ -659,6 +759,12 @@ Result annotate_source(const Options& opts, const std::string& source) {
   const bool ran = tooling::runToolOnCodeWithArgs(std::make_unique<Action>(opts, source, res),
                                                   source, args, opts.input, "dl-annotate");
   res.ok = ran && res.ok;
+  // Clang's own headers (opencl-c.h) are the tool's, not the input's.
+  std::vector<std::string> deps;
+  for (auto& d : res.deps)
+    if (rd.empty() || d.rfind(rd, 0) != 0) deps.push_back(std::move(d));
+  std::sort(deps.begin(), deps.end());
+  res.deps = std::move(deps);
   return res;
 }
 

@@ -15,6 +15,7 @@ struct Result {
   std::string output;   // rewritten source
   std::string marshal;  // marshaling kernels (for --marshal-out)
   std::vector<KernelReport> report;
+  std::vector<std::string> deps;  // files the input includes (absolute; Clang's own excluded)
 };
 
 /// Runs dl-annotate on `source` (the contents of opts.input). Diagnostics go to stderr.

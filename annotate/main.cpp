@@ -97,7 +97,7 @@ int run(int argc, char** argv) {
   // On any error no output is left behind, not even a stale one from an earlier run.
   auto fail = [&](const std::string& message) {
     if (!message.empty()) std::cerr << "dl-annotate: error: " << message << "\n";
-    for (const std::string* f : {&opts->output, &opts->marshal_output}) {
+    for (const std::string* f : {&opts->output, &opts->marshal_output, &opts->deps_output}) {
       std::error_code ec;
       if (!to_stdout(*f) && fs::is_regular_file(*f, ec)) fs::remove(*f, ec);
     }
@@ -111,7 +111,7 @@ int run(int argc, char** argv) {
     return fail("");
   }
   Result r;
-  if (source.find("//DL:") == std::string::npos) {
+  if (source.find("//DL:") == std::string::npos && !opts->infer && !opts->auto_annotate) {
     r.ok = true;  // nothing annotated: the output is the input
     r.output = source;
   } else {
@@ -128,11 +128,17 @@ int run(int argc, char** argv) {
     else if (!out.add(opts->report_output, text, why))
       return fail("cannot write '" + opts->report_output + "': " + why);
   }
+  // --infer: the inferred annotations are the output.
+  if (opts->infer) r.output = infer_text(opts->input, r.report);
   if (r.ok) {
     if (!to_stdout(opts->output) && !out.add(opts->output, r.output, why))
       return fail("cannot write '" + opts->output + "': " + why);
     if (!opts->marshal_output.empty() && !out.add(opts->marshal_output, r.marshal, why))
       return fail("cannot write '" + opts->marshal_output + "': " + why);
+    std::string deps;
+    for (const auto& d : r.deps) deps += d + "\n";
+    if (!opts->deps_output.empty() && !out.add(opts->deps_output, deps, why))
+      return fail("cannot write '" + opts->deps_output + "': " + why);
   }
   std::string failed;
   if (!out.commit(failed, why)) return fail("cannot write '" + failed + "': " + why);

@@ -26,7 +26,13 @@ std::string usage() {
          "  --marshal-out=<file>    write the AOS2ASTA_/ASTA2AOS_ marshaling kernels\n"
          "  --report[=text|json]    per kernel argument: access pattern, layout and why\n"
          "  --report-out=<file>     write the report to <file> (default: stderr)\n"
+         "  --deps-out=<file>       write the files the input includes, one path per line\n"
          "  --layout=<l>            force the target layout: asta, asta(T) or da\n"
+         "  --auto                  infer the annotation of every kernel that has none\n"
+         "                          (records of structs, flat arrays g[S*e + c], n = the\n"
+         "                          whole buffer) and rewrite those kernels too\n"
+         "  --infer                 print the annotations --auto would infer (and why not)\n"
+         "                          instead of the rewritten source\n"
          "  --Werror                make DL warnings (untransformed kernels) errors\n"
          "  --resource-dir=<dir>    Clang resource directory (opencl-c.h)\n"
          "  -I<dir> -D<m>[=v] -U<m> -include <f>   passed to the OpenCL C parser\n"
@@ -85,6 +91,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
       if (o.report == ReportFormat::None) o.report = ReportFormat::Text;
       continue;
     }
+    if ((r = value(i, a, "--deps-out", o.deps_output))) {
+      if (r < 0) return std::nullopt;
+      continue;
+    }
     if ((r = value(i, a, "--resource-dir", o.resource_dir))) {
       if (r < 0) return std::nullopt;
       continue;
@@ -100,6 +110,14 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (starts_with(a, "--report=")) {
       error = "unknown report format '" + std::string(a.substr(9)) + "' (text or json)";
       return std::nullopt;
+    }
+    if (a == "--auto") {
+      o.auto_annotate = true;
+      continue;
+    }
+    if (a == "--infer") {
+      o.infer = true;
+      continue;
     }
     if (a == "--Werror" || a == "-Werror") {
       o.werror = true;
@@ -156,10 +174,12 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     return std::nullopt;
   }
   // Two outputs into one file would leave only the last one written.
-  const std::pair<const char*, const std::string*> outs[] = {
-      {"-o", &o.output}, {"--marshal-out", &o.marshal_output}, {"--report-out", &o.report_output}};
-  for (std::size_t x = 0; x < 3; ++x)
-    for (std::size_t y = x + 1; y < 3; ++y)
+  const std::pair<const char*, const std::string*> outs[] = {{"-o", &o.output},
+                                                             {"--marshal-out", &o.marshal_output},
+                                                             {"--report-out", &o.report_output},
+                                                             {"--deps-out", &o.deps_output}};
+  for (std::size_t x = 0; x < 4; ++x)
+    for (std::size_t y = x + 1; y < 4; ++y)
       if (!outs[x].second->empty() && *outs[x].second != "-" &&
           *outs[x].second == *outs[y].second) {
         error = std::string(outs[x].first) + " and " + outs[y].first + " name the same file '" +

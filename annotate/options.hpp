@@ -16,9 +16,13 @@ struct Options {
   std::string output;          // rewritten source ("" or "-" = stdout)
   std::string marshal_output;  // marshaling kernels (.cl), "" = not written
   std::string report_output;   // report file ("" = stderr)
+  std::string deps_output;     // files the input includes, one per line ("" = not written)
   ReportFormat report = ReportFormat::None;
-  std::optional<Layout> force_layout;   // --layout=asta|asta(T)|da
-  bool werror = false;                  // DL warnings become errors
+  std::optional<Layout> force_layout;  // --layout=asta|asta(T)|da
+  bool werror = false;                 // DL warnings become errors
+  /// Kernels with no //DL: annotation get an inferred one (docs/annotation.md): --auto
+  /// rewrites them, --infer prints the annotations instead of the rewritten source.
+  bool infer = false, auto_annotate = false;
   std::string resource_dir;             // Clang resource dir (opencl-c.h)
   std::vector<std::string> clang_args;  // -I/-D/-U/-include and everything after `--`
 };

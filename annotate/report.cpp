@@ -14,6 +14,11 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
   for (const auto& k : kernels) {
     o << "kernel " << k.name << " (line " << k.line
       << "): " << (k.transformed ? "transformed" : "left untransformed: " + k.status) << "\n";
+    if (k.inferred) {
+      o << "  inferred annotation: " << (k.annotation.empty() ? "none" : k.annotation) << "\n";
+      for (const auto& a : k.inference)
+        o << "    " << a.name << ": " << (a.inferred ? "" : "not inferred: ") << a.what << "\n";
+    }
     for (const auto& a : k.args) {
       o << "  " << a.name << ": record " << a.record << "; n = " << a.count << "\n";
       o << "    accesses: " << (a.unit + a.strided + a.invariant + a.gather + a.irregular) << " ("
@@ -30,6 +35,27 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
   return o.str();
 }
 
+std::string infer_text(const std::string& file, const std::vector<KernelReport>& kernels) {
+  std::ostringstream o;
+  const std::size_t slash = file.find_last_of('/');
+  o << "// dl-annotate --infer " << (slash == std::string::npos ? file : file.substr(slash + 1))
+    << ": put each //DL: line above its kernel (docs/annotation.md)\n";
+  unsigned n = 0;
+  for (const auto& k : kernels) {
+    if (!k.inferred) continue;
+    ++n;
+    o << "// kernel " << k.name << " (line " << k.line << ")";
+    if (k.annotation.empty())
+      o << ": nothing inferred" << (k.status.empty() ? "" : " (" + k.status + ")");
+    o << "\n";
+    for (const auto& a : k.inference)
+      o << "//   " << a.name << ": " << (a.inferred ? "" : "not inferred: ") << a.what << "\n";
+    if (!k.annotation.empty()) o << k.annotation << "\n";
+  }
+  if (!n) o << "// no kernel without a //DL: annotation\n";
+  return o.str();
+}
+
 std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels) {
   nlohmann::json j;
   j["file"] = file;
@@ -40,6 +66,12 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                       {"transformed", k.transformed},
                       {"status", k.status},
                       {"args", nlohmann::json::array()}};
+    if (k.inferred) {
+      jk["inferred"] = {{"annotation", k.annotation}, {"args", nlohmann::json::array()}};
+      for (const auto& a : k.inference)
+        jk["inferred"]["args"].push_back(
+            {{"name", a.name}, {"inferred", a.inferred}, {"what", a.what}});
+    }
     for (const auto& a : k.args)
       jk["args"].push_back({{"name", a.name},
                             {"record", a.record},

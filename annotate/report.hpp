@@ -18,15 +18,29 @@ struct ArgReport {
   std::string reason;
 };
 
+/// What was inferred for one pointer parameter of a kernel nobody annotated (--infer,
+/// --auto), or why nothing was.
+struct ArgInference {
+  std::string name;
+  bool inferred = false;
+  std::string what;  // the records found, or why not
+};
+
 struct KernelReport {
   std::string name;
   unsigned line = 0;
   bool transformed = false;
   std::string status;  // why not, when not transformed
   std::vector<ArgReport> args;
+  bool inferred = false;                // the annotation was inferred (no //DL: lines)
+  std::vector<ArgInference> inference;  // per pointer parameter, when inferred
+  std::string annotation;               // the inferred annotation, as a user writes it
 };
 
 std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels);
+/// The inferred annotations of the kernels that had none (dl-annotate --infer): per kernel
+/// a comment line, what each pointer parameter holds or why not, and the //DL: line.
+std::string infer_text(const std::string& file, const std::vector<KernelReport>& kernels);
 /// JSON (empty string when dl-annotate was built without nlohmann_json).
 std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels);
 

@@ -1,0 +1,27 @@
+// Inference of the //DL: annotation of a kernel nobody annotated (dl-annotate --infer,
+// --auto; docs/annotation.md, "Inferred annotations").
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <string>
+#include <vector>
+
+#include "dl/annotation.hpp"
+#include "report.hpp"
+
+namespace dl::annotate {
+
+struct KernelInference {
+  std::vector<BufferAnnotation> buffers;  // `name[*]` / `name[*][S]`, no target
+  std::vector<ArgInference> args;         // every pointer parameter, in order
+};
+
+/// Candidates of kernel `fd`: each __global/__constant pointer to a struct Clang can lay
+/// out as a record, and each pointer to scalars indexed as records of S scalars
+/// (`g[S*e + c]`, S an integer constant, macros included), with n = `*`, the whole
+/// buffer. Whether the accesses can be rewritten is for the access analysis to decide.
+KernelInference infer_kernel(clang::ASTContext& ctx, const clang::FunctionDecl* fd);
+
+}  // namespace dl::annotate
