@@ -60,11 +60,6 @@ nlohmann::json read_cache() {
   return j.is_object() ? j : nlohmann::json::object();
 }
 
-void mkdirs(const std::string& path) {
-  for (std::size_t i = 1; i <= path.size(); ++i)
-    if (i == path.size() || path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
-}
-
 void write_cache(const DeviceProfile& p) {
   nlohmann::json j = read_cache();
   j["format"] = 1;
@@ -235,6 +230,11 @@ double DeviceProfile::round_trip_ns(std::size_t bytes) const {
   if (!valid) return 0;
   const double moved = 2.0 * static_cast<double>(bytes);
   return moved / to_layout_bytes_per_ns + moved / to_aos_bytes_per_ns;
+}
+
+void mkdirs(const std::string& path) {
+  for (std::size_t i = 1; i <= path.size(); ++i)
+    if (i == path.size() || path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
 }
 
 std::string cache_dir() {

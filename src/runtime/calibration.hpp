@@ -32,5 +32,7 @@ DeviceProfile device_profile(cl_context context, cl_device_id device);
 
 /// Where the cache lives (DL_CACHE_DIR, $XDG_CACHE_HOME/dl, ~/.cache/dl).
 std::string cache_dir();
+/// Makes `path` and its parents (mkdir -p), quietly.
+void mkdirs(const std::string& path);
 
 }  // namespace dl::rt

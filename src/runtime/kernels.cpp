@@ -52,7 +52,9 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   const KernelAnnotation& ka = ks.ann();
   cl_uint shadow_args = 0;
   real().clGetKernelInfo(ks.shadow, CL_KERNEL_NUM_ARGS, sizeof shadow_args, &shadow_args, nullptr);
-  if (shadow_args != nargs)
+  // The shadow has the application's arguments, then one `ulong dl_whole_<b>` for each
+  // buffer annotated [*] that the rewritten kernel addresses (docs/annotation.md).
+  if (shadow_args < nargs)
     return fmt::format("its DL build has {} arguments, the application's {}", shadow_args, nargs);
   ks.arg_names.resize(nargs);
   for (cl_uint i = 0; i < nargs; ++i) {
@@ -60,6 +62,26 @@ std::string bind(KernelState& ks, cl_uint nargs) {
     if (ks.arg_names[i].empty())
       return "the implementation gives no argument names (CL_KERNEL_ARG_NAME)";
   }
+  ks.whole_args.assign(ka.buffers.size(), -1);
+  for (cl_uint i = nargs; i < shadow_args; ++i) {
+    const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
+    int which = -1;
+    for (std::size_t b = 0; b < ka.buffers.size(); ++b)
+      if (!ka.buffers[b].dims.empty() && ka.buffers[b].dims[0].is_whole() &&
+          name == "dl_whole_" + ka.buffers[b].name && ks.whole_args[b] < 0)
+        which = static_cast<int>(b);
+    if (which < 0 || arg_string(ks.shadow, i, CL_KERNEL_ARG_TYPE_NAME) != "ulong")
+      return fmt::format(
+          "its DL build has {} arguments, the application's {} (argument {} is "
+          "'{}', not a record count dl_whole_<buffer> of type ulong)",
+          shadow_args, nargs, i, name);
+    ks.whole_args[static_cast<std::size_t>(which)] = static_cast<int>(i);
+  }
+  for (std::size_t b = 0; b < ka.buffers.size(); ++b)
+    if (!ka.buffers[b].dims.empty() && ka.buffers[b].dims[0].is_whole() &&
+        ka.buffers[b].target.kind != LayoutKind::AoS && ks.whole_args[b] < 0)
+      return fmt::format("'{}' is annotated [*] but its DL build has no argument dl_whole_{}",
+                         ka.buffers[b].name, ka.buffers[b].name);
   auto index = [&](const std::string& name) {
     for (cl_uint i = 0; i < nargs; ++i)
       if (ks.arg_names[i] == name) return static_cast<int>(i);

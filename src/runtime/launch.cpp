@@ -130,6 +130,8 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     nd.mem = a.mem;
     nd.arg = b.name;
     nd.rec = &ps.ann.records.at(b.record);
+    // `*`: the records of the bound buffer (of the sub-buffer's region for a sub-buffer).
+    env.whole = static_cast<std::int64_t>(rt.buffer(a.mem)->size / nd.rec->size());
     std::vector<std::int64_t> dims;
     for (const auto& e : b.dims) {
       std::string err;
@@ -260,6 +262,18 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   }
   for (const auto& a : ks.args)
     if (a.mem) rt.order_after_conversions(a.mem, l.queue, w);
+  // The record counts of buffers annotated [*] (arguments only the shadow has).
+  for (std::size_t i = 0; i < nds.size() && i < ks.whole_args.size(); ++i)
+    if (ks.whole_args[i] >= 0) {
+      const cl_ulong n = nds[i].n;
+      const cl_int st =
+          real().clSetKernelArg(ks.shadow, static_cast<cl_uint>(ks.whole_args[i]), sizeof n, &n);
+      if (st != CL_SUCCESS) {
+        why = fmt::format("argument {}: setting its record count failed ({})", nds[i].arg, st);
+        for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
+        return CL_SUCCESS;
+      }
+    }
   ks.stats->transformed_launches++;
   return enqueue(rt, ks, l, ks.shadow, w, true, d, true);
 }

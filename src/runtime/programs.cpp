@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "auto_rewrite.hpp"
 #include "calibration.hpp"
 #include "programs.hpp"
 #include "runtime.hpp"
@@ -206,6 +207,51 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
   prepare_marshalers(ps);
 }
 
+/// DL_AUTO: the annotations of `ps` inferred for a build with `options` (its source has
+/// no //DL: line): from dl-annotate --auto, run in a child process or cached. The
+/// program stays untransformed on any failure.
+void infer(ProgramState& ps, const char* options) {
+  const AutoRewrite a = auto_rewrite(ps.auto_source, options ? options : "");
+  AutoRecord rec;
+  rec.ok = a.ok;
+  rec.cached = a.cached;
+  rec.seconds = a.seconds;
+  rec.why = a.why;
+  rec.report = a.report;
+  SourceAnnotations ann;
+  std::string why = a.why;
+  if (a.ok) {
+    ann = scan_annotations(a.source);
+    for (const auto& k : ann.kernels) rec.kernels.push_back(k.kernel);
+    if (ann.kernels.empty())
+      why = "dl-annotate --auto inferred no annotation (its report says why, per argument)";
+    else if (!transformable(ann, &why))
+      why = "dl-annotate --auto: " + why;
+  }
+  rec.why = why;
+  rec.ok = why.empty();
+  const std::string how = a.cached ? fmt::format("cached, {:.1f} ms", a.seconds * 1e3)
+                                   : fmt::format("dl-annotate ran {:.2f} s", a.seconds);
+  if (!why.empty()) {
+    (a.ok ? log().info("program not rewritten ({}): {}", how, why)
+          : log().warn("program not rewritten by dl-annotate --auto ({}): {}; it runs "
+                       "untransformed",
+                       how, why));
+  } else {
+    std::string names;
+    for (const auto& k : rec.kernels) names += (names.empty() ? "" : ", ") + k;
+    log().info("program rewritten by dl-annotate --auto ({}): inferred annotations of {}", how,
+               names);
+  }
+  Runtime& rt = Runtime::get();
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  rt.auto_rewrites.push_back(std::move(rec));
+  ps.annotated = why.empty();
+  ps.why = why;
+  ps.ann = why.empty() ? std::move(ann) : SourceAnnotations{};
+  ps.sources.assign(1, why.empty() ? a.source : ps.auto_source);
+}
+
 }  // namespace
 
 ProgramState::~ProgramState() {
@@ -236,16 +282,27 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
           else
             text.append(strings[i]);
         }
-        if (text.find("//DL:") == std::string::npos) return p;
+        Runtime& rt = Runtime::get();
+        const bool lines = text.find("//DL:") != std::string::npos;
+        if (!lines && !rt.controls.DL_AUTO) return p;
         auto ps = std::make_shared<ProgramState>();
         ps->context = context;
-        ps->ann = scan_annotations(text);
+        if (lines) ps->ann = scan_annotations(text);
+        std::string why;
+        ps->annotated = lines && transformable(ps->ann, &why);
+        if (!ps->annotated && rt.controls.DL_AUTO) {
+          // DL_AUTO: a program that is not dl-annotate output (no annotation, or the
+          // user's own not yet rewritten) goes through dl-annotate --auto when built.
+          ps->ann = {};
+          ps->auto_source = text;
+          ps->sources.push_back(std::move(text));
+          std::lock_guard<std::mutex> lock(rt.mutex);
+          rt.programs[p] = std::move(ps);
+          return p;
+        }
         ps->sources.push_back(std::move(text));
         report_diagnostics(ps->ann);
-        std::string why;
-        ps->annotated = transformable(ps->ann, &why);
         if (!ps->annotated && !why.empty()) log().warn("{}: the program runs untransformed", why);
-        Runtime& rt = Runtime::get();
         std::lock_guard<std::mutex> lock(rt.mutex);
         rt.programs[p] = std::move(ps);
         return p;
@@ -263,9 +320,11 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   const double ns =
       std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   auto ps = find(program);
-  if (!ps || !ps->annotated || ps->sources.empty()) return st;
+  if (!ps || (!ps->annotated && ps->auto_source.empty()) || ps->sources.empty()) return st;
   guarded(
       [&] {
+        if (!ps->auto_source.empty()) infer(*ps, options);
+        if (!ps->annotated) return 0;
         record_devices(*ps, program, num_devices, device_list);
         Runtime& rt = Runtime::get();
         {
@@ -291,9 +350,11 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
                                       input_headers, header_include_names, pfn_notify, user_data);
   if (st != CL_SUCCESS) return st;
   auto ps = find(program);
-  if (ps && ps->annotated && !ps->sources.empty())
+  if (ps && (ps->annotated || !ps->auto_source.empty()) && !ps->sources.empty())
     guarded(
         [&] {
+          if (!ps->auto_source.empty()) infer(*ps, options);
+          if (!ps->annotated) return 0;
           record_devices(*ps, program, num_devices, device_list);
           {
             std::lock_guard<std::mutex> lock(Runtime::get().mutex);

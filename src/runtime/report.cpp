@@ -120,6 +120,9 @@ nlohmann::json Runtime::policy_report() {
 }
 
 void Runtime::summary() {
+  // A process that never built a program or launched a kernel (a compiler the OpenCL
+  // implementation runs, which inherits LD_PRELOAD) has nothing to say.
+  if (kernel_stats.empty() && buffer_stats.empty() && auto_rewrites.empty()) return;
   std::uint64_t launches = 0, transformed = 0, fallbacks = 0;
   std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
                 ns = other_buffers.device_ns;
@@ -138,6 +141,14 @@ void Runtime::summary() {
                "marshals, %.1f MB moved, %.3f ms marshal device time\n",
                (unsigned long long)launches, (unsigned long long)transformed,
                (unsigned long long)fallbacks, (unsigned long long)marshals, bytes / 1e6, ns / 1e6);
+  for (const auto& a : auto_rewrites) {
+    std::string names;
+    for (const auto& k : a.kernels) names += (names.empty() ? "" : ", ") + k;
+    std::fprintf(stderr, "[dl]   auto: program %s (%s, %.3f s)%s%s\n",
+                 a.ok ? "rewritten" : "not rewritten", a.cached ? "cached" : "dl-annotate ran",
+                 a.seconds, names.empty() ? "" : ": inferred annotations of ",
+                 names.empty() ? (" - " + a.why).c_str() : names.c_str());
+  }
   for (const auto& [name, k] : kernel_stats) {
     if (k->transformed_launches || k->fallbacks)
       std::fprintf(stderr,
@@ -216,6 +227,19 @@ void Runtime::write_outputs() {
                    {"marshal_bytes", bytes},      {"marshal_device_ns", mns}};
     r["kernels"] = ks;
     r["buffers"] = bs;
+    if (controls.DL_AUTO) {
+      json a = json::array();
+      for (const auto& x : auto_rewrites) {
+        json ann = json::parse(x.report, nullptr, false);
+        a.push_back({{"rewritten", x.ok},
+                     {"cached", x.cached},
+                     {"seconds", x.seconds},
+                     {"why", x.why},
+                     {"kernels", x.kernels},
+                     {"dl_annotate_report", ann.is_discarded() ? json() : ann}});
+      }
+      r["auto"] = a;
+    }
     if (other_buffer_count) {
       json o = buffer_row(other_buffers);
       o.erase("id");

@@ -73,6 +73,16 @@ struct ProgramState {
   double build_ns = 0;          // how long the application's own build took
   bool deferred = false;        // the shadow is built when a launch wants it (policy auto)
   bool building = false;        // a launch is building it now (without the lock)
+  std::string auto_source;      // DL_AUTO: the application's unannotated source
+};
+
+/// One program DL_AUTO rewrote, or tried to (for the report and the summary).
+struct AutoRecord {
+  bool ok = false, cached = false;
+  double seconds = 0;
+  std::string why;                   // when not rewritten
+  std::vector<std::string> kernels;  // kernels with an inferred annotation
+  std::string report;                // dl-annotate's JSON report
 };
 
 struct ArgValue {
@@ -103,10 +113,13 @@ struct KernelPolicy {
 struct KernelState {
   std::string name;
   std::shared_ptr<ProgramState> program;
-  int annotation = -1;                 // index into program->ann.kernels; -1: not annotated
-  cl_kernel shadow = nullptr;          // the same kernel from program->shadow; null: untransformed
-  bool shadow_failed = false;          // creating or binding it failed: untransformed for good
-  std::vector<int> buffer_args;        // argument index of each annotated buffer
+  int annotation = -1;           // index into program->ann.kernels; -1: not annotated
+  cl_kernel shadow = nullptr;    // the same kernel from program->shadow; null: untransformed
+  bool shadow_failed = false;    // creating or binding it failed: untransformed for good
+  std::vector<int> buffer_args;  // argument index of each annotated buffer
+  /// Per annotated buffer: the shadow's argument `dl_whole_<name>` that carries n for a
+  /// buffer annotated `[*]` (past the application's arguments), or -1.
+  std::vector<int> whole_args;
   std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
   std::uint32_t app_refs = 1;
@@ -219,6 +232,7 @@ class Runtime {
   Controls controls;
   std::mutex mutex;
   std::unordered_map<cl_program, std::shared_ptr<ProgramState>> programs;
+  std::vector<AutoRecord> auto_rewrites;  // DL_AUTO, in the order of the builds
   std::unordered_map<cl_kernel, KernelState> kernels;
   std::unordered_map<cl_mem, BufferState> buffers;
   std::unordered_map<cl_command_queue, QueueInfo> queues;
