@@ -6,7 +6,8 @@
 # builds DL (no annotator: its LLVM is not there), runs the test suites that need no
 # annotator (tests/cl, interpose, stub, e2e), checks which loader applications get and
 # that dl-run --layer brings DL in, and times every application natively and under
-# dl-run with each policy (bench/scripts/policy_e2e.py). Leaves in $OUT: tests.txt,
+# dl-run with each policy, and with the original kernels under dl-run --auto
+# (bench/scripts/policy_e2e.py --zero-touch). Leaves in $OUT: tests.txt,
 # loader.txt, policy.json, policy.txt. DL_EXTRA_PREFIX: extra CMAKE_PREFIX_PATH (e.g.
 # carried nlohmann_json headers). GPU_TESTS_SKIP_BENCH=1 skips the timing.
 set -uo pipefail
@@ -44,8 +45,13 @@ LD_LIBRARY_PATH=/tmp/dl-loader${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
   >>"$OUT/tests.txt" 2>&1
 status=$?
 if [ "${GPU_TESTS_SKIP_BENCH:-0}" != 1 ]; then
+  # Zero-touch runs use the rewrites cached where dl-annotate runs (DL_REWRITE_CACHE:
+  # the rewrite/ directory of a cache made by policy_e2e.py --zero-touch /tmp/dl-zero-touch).
+  if [ -n "${DL_REWRITE_CACHE:-}" ]; then
+    mkdir -p /tmp/dl-cache/rewrite && cp "$DL_REWRITE_CACHE"/* /tmp/dl-cache/rewrite/
+  fi
   python3 "$root/bench/scripts/policy_e2e.py" --build "$B" --out "$OUT/policy.json" --runs 5 \
-    --size gpu --platform NVIDIA --cache /tmp/dl-cache \
+    --size gpu --platform NVIDIA --cache /tmp/dl-cache --zero-touch /tmp/dl-zero-touch \
     --device "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" \
     >"$OUT/policy.txt" 2>&1
 fi

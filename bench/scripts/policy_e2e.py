@@ -3,6 +3,7 @@
 
     bench/scripts/policy_e2e.py --build BUILD --out results.json [--runs 5] [--iters 10]
                                 [--platform NAME] [--apps micro,lbm,...] [--cache DIR]
+                                [--zero-touch DIR]
 
 Every application of bench/apps ("app" mode: the unmodified AoS host code with its
 annotated kernel) and of examples/ runs natively, under `dl-run --policy always` and
@@ -10,6 +11,12 @@ under `dl-run` (the default policy, auto), --runs times each, interleaved. For e
 records the median process wall time, the application's own loop time where it reports
 one, whether the output bytes are identical to the native run's, and what DL decided
 (from its report). The JSON holds the device, the date and the command.
+
+--zero-touch DIR adds the zero-touch mode: every application with its original kernel
+(the //DL: lines removed, written to DIR) under `dl-run --auto` (the default policy) and
+`dl-run --auto --policy always`. Rewrites are cached under the cache directory; a cache
+made on a machine with dl-annotate serves one without it when DIR is the same path (the
+annotator's options hold the kernel directory, -I).
 """
 import argparse
 import datetime
@@ -31,31 +38,69 @@ SIZES = {
     "gpu": [("micro", ["--S", "16"]),
             ("blackscholes", []),
             ("spmv", ["--matrices", "table1:e40r0000"]),
-            ("lbm", ["--nx", "100", "--ny", "100", "--nz", "130", "--steps", "2"])],
+            ("lbm", ["--nx", "100", "--ny", "100", "--nz", "130", "--steps", "2"]),
+            ("md", []), ("streamcluster", []), ("nn", []), ("bezier", [])],
     # A CPU device: the same applications, a few seconds each.
     "cpu": [("micro", ["--S", "16", "--n", "200000"]),
             ("blackscholes", ["--n", "1000000"]),
             ("spmv", ["--matrices", "table1:e40r0000"]),
-            ("lbm", ["--nx", "40", "--ny", "40", "--nz", "40", "--steps", "2"])],
+            ("lbm", ["--nx", "40", "--ny", "40", "--nz", "40", "--steps", "2"]),
+            ("md", ["--boxes1d", "4"]), ("streamcluster", ["--n", "100000"]),
+            ("nn", ["--n", "1000000"]), ("bezier", ["--m", "15", "--nu", "128", "--nv", "128"])],
 }
 
 
-def apps(build, kdir, iters, size):
-    """(name, argv builder(out_file) -> argv, output kind) of every application."""
+EXAMPLES = ["particles", "mixed", "options"]
+
+
+def apps(build, iters, size):
+    """(name, argv builder(out_file, kernel dir) -> argv, output kind) of every application.
+    An example reads its kernel beside its executable: its builder takes the directory
+    holding both (None: the build's)."""
     a = os.path.join(build, "bench", "apps")
     e = os.path.join(build, "examples")
-    common = ["--mode", "app", "--iters", str(iters), "--kernel-dir", kdir, "--repeats", "1"]
+    common = ["--mode", "app", "--iters", str(iters), "--repeats", "1"]
     out = []
     for name, args in SIZES[size]:
         exe = os.path.join(a, "dl-app-" + name)
         if os.path.exists(exe):
-            out.append((name, lambda o, exe=exe, args=args: [exe] + args + common + ["--json", o],
-                        "json"))
-    for name in ["particles", "mixed", "options"]:
+            out.append((name, lambda o, k, exe=exe, args=args:
+                        [exe] + args + common + ["--kernel-dir", k, "--json", o], "json"))
+    for name in EXAMPLES:
         exe = os.path.join(e, name)
         if os.path.exists(exe):
-            out.append((name, lambda o, exe=exe: [exe, o], "bytes"))
+            out.append((name, lambda o, k, exe=exe, name=name:
+                        [os.path.join(k, name) if k else exe, o], "bytes"))
     return out
+
+
+def strip_annotations(src, dst):
+    with open(src) as f:
+        lines = [l for l in f if not l.lstrip().startswith("//DL:")]
+    with open(dst, "w") as f:
+        f.writelines(lines)
+
+
+def zero_touch_dir(build, zdir):
+    """The applications' original kernels (no //DL: lines) and headers in `zdir`; the
+    examples' executables beside their kernels in zdir/examples."""
+    os.makedirs(os.path.join(zdir, "examples"), exist_ok=True)
+    apps_dir = os.path.join(ROOT, "bench", "apps")
+    for sub in sorted(os.listdir(apps_dir)):
+        d = os.path.join(apps_dir, sub)
+        if sub in ("annotated",) or not os.path.isdir(d):
+            continue
+        for f in os.listdir(d):
+            if f.endswith(".h"):
+                shutil.copy(os.path.join(d, f), zdir)
+            elif f == sub + ".cl":
+                strip_annotations(os.path.join(d, f), os.path.join(zdir, f))
+    for name in EXAMPLES:
+        exe = os.path.join(build, "examples", name)
+        if os.path.exists(exe):
+            shutil.copy(exe, os.path.join(zdir, "examples", name))
+            strip_annotations(os.path.join(ROOT, "examples", name, name + ".cl"),
+                              os.path.join(zdir, "examples", name + ".cl"))
 
 
 def run(argv, env):
@@ -92,6 +137,8 @@ def main():
     ap.add_argument("--size", default="gpu", choices=sorted(SIZES))
     ap.add_argument("--device", default="",
                     help="the device's name for the results, where no calibration names it")
+    ap.add_argument("--zero-touch", default="",
+                    help="directory for the original kernels: adds the dl-run --auto modes")
     o = ap.parse_args()
     build = os.path.abspath(o.build)
     dlrun = os.path.join(build, "src", "interpose", "dl-run")
@@ -112,9 +159,14 @@ def main():
         env["DL_BENCH_PLATFORM"] = o.platform
     env["DL_CACHE_DIR"] = o.cache or os.path.join(work, "cache")
     modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun])]
+    zdir = os.path.abspath(o.zero_touch) if o.zero_touch else ""
+    if zdir:
+        zero_touch_dir(build, zdir)
+        modes += [("zero_touch_always", [dlrun, "--auto", "--policy", "always"]),
+                  ("zero_touch", [dlrun, "--auto"])]
     wanted = set(filter(None, o.apps.split(",")))
     rows = []
-    for name, argv, kind in apps(build, kdir, o.iters, o.size):
+    for name, argv, kind in apps(build, o.iters, o.size):
         if wanted and name not in wanted:
             continue
         times = {m: [] for m, _ in modes}
@@ -126,7 +178,9 @@ def main():
             for m, prefix in modes:
                 out = os.path.join(work, "%s.%s.%d.%s" % (name, m, r, "json" if kind == "json" else "bin"))
                 rep = os.path.join(work, "%s.%s.report.json" % (name, m))
-                cmd = prefix + (["--report", rep, "--"] if prefix else []) + argv(out)
+                k = (zdir if kind == "json" else os.path.join(zdir, "examples")) \
+                    if m.startswith("zero_touch") else (kdir if kind == "json" else None)
+                cmd = prefix + (["--report", rep, "--"] if prefix else []) + argv(out, k)
                 t, rc, log = run(cmd, env)
                 if rc != 0:
                     sys.exit("%s (%s) failed (%d):\n%s" % (name, m, rc, log[-2000:]))
@@ -157,17 +211,23 @@ def main():
                          "kernels": [{k: x.get(k) for k in ("name", "launches",
                                                             "transformed_launches", "kept_aos",
                                                             "policy")} for x in r.get("kernels", [])],
-                         "policy": r.get("policy")} for m, r in report.items()}
+                         "policy": r.get("policy"),
+                         "auto": [{k: a.get(k) for k in ("rewritten", "cached", "seconds", "why",
+                                                          "kernels")} for a in r.get("auto", [])]}
+                  for m, r in report.items()}
         rows.append(row)
-        print("%-13s native %.3f s, always %.2fx, auto %.2fx; identical: %s" %
-              (name, med["native"], med["always"] / med["native"], med["auto"] / med["native"],
+        print("%-13s native %.3f s, %s; identical: %s" %
+              (name, med["native"], ", ".join("%s %.2fx" % (m, med[m] / med["native"])
+                                              for m, _ in modes[1:]),
                all(same.values())), flush=True)
     dev = o.device
     for r in rows:
         p = r["dl"].get("auto", {}).get("policy") or {}
         for d in p.get("devices", []):
             dev = d.get("device", dev)
-    doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)",
+    doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)"
+                        + (", and with the original kernels under dl-run --auto (zero_touch, "
+                           "zero_touch_always)" if zdir else ""),
            "device": dev, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "command": " ".join(["bench/scripts/policy_e2e.py"] +
                                [a if not a.startswith("/") else "<path>" for a in sys.argv[1:]]),

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Net speedup of DL on the unmodified applications, hand-annotated against zero-touch:
+# each application runs plain (its own kernel, no DL), under dl-run with its annotated
+# kernel (bench/apps/annotated), and under dl-run --auto with its original kernel (the
+# //DL: lines removed), with DL_POLICY=always and with the default policy (auto).
+# Net speedup = plain kernel ms * iterations / (kernel ms * iterations + marshal device
+# ms), as run-eval.sh's DL mode computes it.
+#
+#   bench/scripts/zero-touch-bench.sh <build dir> <out.json> [platform] [profile gpu|cpu]
+#
+# The zero-touch kernels go to /tmp/dl-zero-touch (the path policy_e2e.py --zero-touch
+# uses), so that rewrites cached on a machine with dl-annotate serve one without it: put
+# them in $DL_CACHE_DIR/rewrite (DL_CACHE_DIR, default /tmp/dl-cache).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+B="$(cd "$1" && pwd)"; out="$2"; platform="${3:-}"; profile="${4:-gpu}"
+apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
+export DL_CACHE_DIR="${DL_CACHE_DIR:-/tmp/dl-cache}"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+hand="$work/annotated"; zt=/tmp/dl-zero-touch
+mkdir -p "$hand" "$zt"
+for d in "$root"/bench/apps/*/; do
+  a="$(basename "$d")"
+  [ "$a" = annotated ] && continue
+  cp "$d"*.h "$hand/" 2>/dev/null || true
+  cp "$d"*.h "$zt/" 2>/dev/null || true
+  [ -f "$d$a.cl" ] && sed '/^[[:space:]]*\/\/DL:/d' "$d$a.cl" >"$zt/$a.cl"
+done
+cp "$root"/bench/apps/annotated/*.cl "$hand/"
+iters=10
+if [ "$profile" = gpu ]; then
+  cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
+         "blackscholes --n 4194304" "md" "streamcluster" "nn" "bezier")
+else
+  cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
+         "blackscholes --n 1048576" "md --boxes1d 4" "streamcluster --n 100000"
+         "nn --n 1000000" "bezier --m 15 --nu 128 --nv 128")
+fi
+dev=()
+[ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"  # the apps pick it by name
+for c in "${cases[@]}"; do
+  read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
+  run() {  # run <label> <kernel dir> [dl-run options...]
+    local label="$1" k="$2"; shift 2
+    local pre=()
+    (($#)) && pre=("$dlrun" "$@" --report "$work/$app.$label.report.json" --)
+    "${pre[@]}" "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" \
+      --kernel-dir "$k" --json "$work/$app.$label.json" >"$work/$app.$label.log" 2>&1 ||
+      { cat "$work/$app.$label.log" >&2; echo "$app $label failed" >&2; exit 1; }
+  }
+  run plain "$hand"
+  for p in always auto; do
+    run "annotated_$p" "$hand" --policy "$p"
+    run "zero_touch_$p" "$zt" --auto --policy "$p"
+  done
+  echo "zero-touch-bench: $app done"
+done
+python3 - "$work" "$out" "$profile" "${cases[@]}" <<'PY'
+import datetime, json, os, sys
+work, out, profile, cases = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def load(p):
+    with open(p) as f:
+        return json.load(f)
+rows, device = [], ""
+for c in cases:
+    app = c.split()[0]
+    plain = load(os.path.join(work, app + ".plain.json"))
+    device = device or plain.get("device", "")
+    row = {"app": app, "args": c.split()[1:], "modes": {}}
+    for m in ("annotated_always", "zero_touch_always", "annotated_auto", "zero_touch_auto"):
+        d = load(os.path.join(work, "%s.%s.json" % (app, m)))
+        rep = load(os.path.join(work, "%s.%s.report.json" % (app, m)))
+        tot = rep.get("totals", {})
+        mms = tot.get("marshal_device_ns", 0) / 1e6
+        cp, cd = plain["cases"][0], d["cases"][0]
+        it = cp.get("iters", 1)
+        row["modes"][m] = {
+            "kernel_ms": cd["kernel_ms"], "marshal_ms": mms, "iters": it,
+            "transformed_launches": tot.get("transformed_launches"),
+            "net_speedup": cp["kernel_ms"] * it / (cd["kernel_ms"] * it + mms),
+            "same_results": cd.get("result_fnv") == cp.get("result_fnv"),
+            "auto": [{k: a.get(k) for k in ("rewritten", "cached", "seconds", "kernels", "why")}
+                     for a in rep.get("auto", [])]}
+    row["plain_kernel_ms"] = plain["cases"][0]["kernel_ms"]
+    rows.append(row)
+    print("%-13s %s" % (app, "  ".join("%s %.2fx%s" % (m, v["net_speedup"], "" if v["same_results"] else " DIFFERENT")
+                                       for m, v in row["modes"].items())))
+doc = {"benchmark": "net speedup of DL on the unmodified applications: hand-annotated kernels "
+                    "vs their original kernels under dl-run --auto (cached rewrite)",
+       "device": device, "profile": profile,
+       "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+       "command": "bench/scripts/zero-touch-bench.sh <build> <out> " + profile, "apps": rows}
+with open(out, "w") as f:
+    json.dump(doc, f, indent=1)
+PY
