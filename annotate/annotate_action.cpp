@@ -59,7 +59,8 @@ struct KernelWork {
 
 class Consumer : public ASTConsumer {
  public:
-  Consumer(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
+  Consumer(const Options& o, const std::string& src, Result& r, Preprocessor* pp)
+      : opts_(o), src_(src), res_(r), pp_(pp) {}
   /// Filled while the preprocessor runs (SkippedRanges).
   std::vector<SourceRange>& skipped() { return skipped_; }
 
@@ -75,7 +76,8 @@ class Consumer : public ASTConsumer {
     note_id_ = de_->getCustomDiagID(DiagnosticsEngine::Note, "%0");
     remark_id_ = de_->getCustomDiagID(DiagnosticsEngine::Remark, "%0");
 
-    SourceAnnotations ann = scan_annotations(src_);
+    SourceAnnotations ann =
+        scan_annotations(src_, [this](const std::string& n) { return macro_text(n).has_value(); });
     for (const auto& d : ann.diagnostics)
       de_->Report(at(d.line, d.column), d.error ? err_id_ : warn_id_) << d.message;
     if (clang_errors) return;  // never analyse an AST with errors
@@ -191,9 +193,18 @@ class Consumer : public ASTConsumer {
         w.why = msg;
       };
       if (!pd) return fail("'" + b.name + "' is not a parameter of kernel '" + w.ann->kernel + "'");
+      // Macros in dimensions (from the source or -D) are expanded into the completed
+      // annotation: the runtime reads numbers and parameters only.
+      std::vector<dl::Expr> dims;
+      for (const auto& d : b.dims) {
+        std::string why;
+        auto e = expand_macros(d, w.fd, why);
+        if (!e) return fail("dimension '" + d.text() + "' of '" + b.name + "': " + why);
+        dims.push_back(std::move(*e));
+      }
       // Names bind to the parameters Clang sees (preprocessed, under the -D options), as
       // the runtime binds them by CL_KERNEL_ARG_NAME; never to the source text's list.
-      for (const auto& d : b.dims)
+      for (const auto& d : dims)
         for (const auto& n : d.names()) {
           const ParmVarDecl* sp = nullptr;
           for (const ParmVarDecl* p : w.fd->parameters())
@@ -223,9 +234,10 @@ class Consumer : public ASTConsumer {
       else
         return fail("annotated parameter '" + b.name + "' is not in __global or __constant memory");
       BufferAnnotation c = b;
+      c.dims = dims;
       std::string recname = b.record;
       if (pointee->isStructureType()) {
-        if (!b.dims.empty() && b.dims[0].is_whole() && b.dims.size() > 1)
+        if (!dims.empty() && dims[0].is_whole() && dims.size() > 1)
           return fail("'" + b.name + "' points to a struct: its whole-buffer count is " + b.name +
                       "[*] (the record length [S] is for flat arrays of scalars)");
         if (recname.empty()) recname = record_name(pointee);
@@ -238,9 +250,8 @@ class Consumer : public ASTConsumer {
         Expr::Env env;
         std::string why;
         std::optional<std::int64_t> s;
-        if (b.dims.size() >= 2) s = b.dims.back().eval(env, &why);
-        if (!s || !b.dims.back().names().empty() ||
-            b.dims.back().text().find('(') != std::string::npos) {
+        if (dims.size() >= 2) s = dims.back().eval(env, &why);
+        if (!s || !dims.back().names().empty() || !dims.back().is_constant()) {
           return fail("flat array '" + b.name +
                       "' needs its constant fastest dimension, the number of scalars per record: " +
                       b.name + "[E][S]");
@@ -274,6 +285,56 @@ class Consumer : public ASTConsumer {
       w.bindings.push_back(std::move(bd));
       w.clauses.push_back(std::move(c));
     }
+  }
+
+  /// The replacement text of object-like macro `name` with the macros in it expanded
+  /// (up to 16 levels), or nullopt when it is not one.
+  std::optional<std::string> macro_text(const std::string& name, int depth = 0) {
+    if (!pp_ || depth > 16) return std::nullopt;
+    const IdentifierInfo* ii = pp_->getIdentifierInfo(name);
+    const MacroInfo* mi = ii ? pp_->getMacroInfo(ii) : nullptr;
+    if (!mi || mi->isFunctionLike()) return std::nullopt;
+    std::string out;
+    for (const Token& t : mi->tokens()) {
+      std::string sp = pp_->getSpelling(t);
+      if (t.is(tok::identifier))
+        if (auto inner = macro_text(sp, depth + 1)) sp = "(" + *inner + ")";
+      out += (out.empty() ? "" : " ") + sp;
+    }
+    return out;
+  }
+
+  /// `d` with every name that is a macro and not a parameter of `fd` replaced by its
+  /// expansion; nullopt (and why) when the expansion is no dimension expression.
+  std::optional<dl::Expr> expand_macros(const dl::Expr& d, const FunctionDecl* fd,
+                                        std::string& why) {
+    const std::string& t = d.text();
+    std::string out;
+    bool changed = false;
+    for (std::size_t i = 0; i < t.size();) {
+      if (!(std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_')) {
+        out += t[i++];
+        continue;
+      }
+      std::size_t j = i;
+      while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+      const std::string id = t.substr(i, j - i);
+      bool param = false;
+      for (const ParmVarDecl* p : fd->parameters()) param = param || p->getName() == id;
+      std::optional<std::string> m;
+      if (!param && (m = macro_text(id))) {
+        out += "(" + *m + ")";
+        changed = true;
+      } else {
+        out += id;
+      }
+      i = j;
+    }
+    if (!changed) return d;
+    std::size_t pos = 0;
+    auto e = dl::Expr::parse(out, &why, &pos);
+    if (!e) why = "its macros expand to '" + out + "', which is not a dimension expression (" + why + ")";
+    return e;
   }
 
   void report_problems(const std::vector<Problem>& ps) {
@@ -714,6 +775,7 @@ class Consumer : public ASTConsumer {
   DiagnosticsEngine* de_ = nullptr;
   FileID file_;
   Splicer* sp_ = nullptr;
+  Preprocessor* pp_ = nullptr;  // its macros, for dimensions that name them
   Codegen cg_;
   unsigned err_id_ = 0, warn_id_ = 0, note_id_ = 0, remark_id_ = 0;
   std::vector<SourceRange> skipped_;  // conditional regions the preprocessor skipped
@@ -729,7 +791,7 @@ class Action : public ASTFrontendAction {
  public:
   Action(const Options& o, const std::string& src, Result& r) : opts_(o), src_(src), res_(r) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
-    auto c = std::make_unique<Consumer>(opts_, src_, res_);
+    auto c = std::make_unique<Consumer>(opts_, src_, res_, &ci.getPreprocessor());
     ci.getPreprocessor().addPPCallbacks(std::make_unique<SkippedRanges>(c->skipped()));
     return c;
   }

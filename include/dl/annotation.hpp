@@ -126,7 +126,10 @@ struct SourceAnnotations {
 /// throws on bad input: problems become diagnostics, and a kernel with an erroneous
 /// annotation is left out of `kernels` (it runs untransformed). Names that are not
 /// parameters are errors only where the text is the compiled list (params_exact).
-SourceAnnotations scan_annotations(std::string_view source);
+/// `is_macro` (dl-annotate, which knows the preprocessor's macros) says which names in
+/// dimension expressions are macros, to be expanded before the runtime reads them.
+SourceAnnotations scan_annotations(
+    std::string_view source, const std::function<bool(const std::string&)>& is_macro = {});
 
 /// Number of records a buffer holds for evaluated dims: the product of all dims, except
 /// that for a flat record (one array field of S scalars) whose last dim equals S the

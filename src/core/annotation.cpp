@@ -423,7 +423,8 @@ const KernelAnnotation* SourceAnnotations::find(const std::string& kernel) const
   return nullptr;
 }
 
-SourceAnnotations scan_annotations(std::string_view src) {
+SourceAnnotations scan_annotations(std::string_view src,
+                                   const std::function<bool(const std::string&)>& is_macro) {
   SourceAnnotations out;
   std::string blanked = blank_comments(src);
   const auto directives = blank_directives(blanked);
@@ -508,7 +509,7 @@ SourceAnnotations scan_annotations(std::string_view src) {
       }
       for (const auto& d : b.dims)
         for (const auto& n : d.names())
-          if (k->param_index(n) < 0) {
+          if (k->param_index(n) < 0 && !(is_macro && is_macro(n))) {
             out.diagnostics.push_back({b.line, b.column, true,
                                        "dimension of '" + b.name + "' names '" + n +
                                            "', which is not a parameter of kernel '" + sig.name +

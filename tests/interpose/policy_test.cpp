@@ -11,7 +11,8 @@ namespace {
 /// A calibration cache directory of this test process.
 std::string cache_dir(const std::string& name) {
   const std::string d = kTmp + "/cache_" + name + "_" + std::to_string(getpid());
-  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  const int rc = std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  EXPECT_EQ(rc, 0) << d;
   return d;
 }
 
@@ -55,11 +56,15 @@ TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
   // run may finish its AoS launches first: then there is nothing to check in it).
   Result second = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", second);
-  if (built(second)) EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
+  if (built(second)) {
+    EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
+  }
   // DL_CALIBRATE measures again.
   Result again = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
   expect_same("heavy_run", again);
-  if (built(again)) EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
+  if (built(again)) {
+    EXPECT_EQ(again.report["policy"]["devices"][0]["cached"], false);
+  }
 }
 
 TEST(Policy, DeviceWhereConvertingNeverPaysBuildsNothing) {

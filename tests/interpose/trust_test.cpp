@@ -99,7 +99,7 @@ std::string churn_env() {
 }
 
 TEST(Trust, StateOfReleasedObjectsIsFreed) {
-  const Result& n = native("churn");
+  const Result n = native("churn");
   Result r = run("churn", "preload", churn_env());
   expect_same("churn", r);
   EXPECT_EQ(total(r, "transformed_launches"), 5000u);
@@ -109,7 +109,7 @@ TEST(Trust, StateOfReleasedObjectsIsFreed) {
 
 TEST(Trust, TraceIsStreamedNotHeld) {
   const std::string trace = kTmp + "/churn_trace_" + std::to_string(getpid()) + ".json";
-  const Result& n = native("churn");
+  const Result n = native("churn");
   Result r = run("churn", "preload", churn_env() + " DL_TRACE='" + trace + "'");
   expect_same("churn", r);
   EXPECT_LT(growth(r), growth(n) + 512) << r.log << n.log;

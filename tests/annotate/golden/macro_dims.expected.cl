@@ -1,0 +1,60 @@
+// ARGS: -DNZ=3
+// Dimensions that name macros, from the source and from -D: dl-annotate writes their
+// values into the completed annotation (the runtime reads numbers and parameters).
+#define NX 10
+#define NY (NX * 2)
+#define STRIDE 20
+#ifndef NZ
+#define NZ 1
+#endif
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record flat_float_20 80 4 float*20:v@0
+//DL: AoS: g[(10)*(( (10) * 2 ))*(3)][(20)] -> ASTA AOS2ASTA_flat_float_20
+#ifdef DL_ASTA_T
+__kernel void k(__global float *g) {
+  const dl_off dl_n_g = (dl_off)((((long)10 * ((long)10 * (long)2)) * (long)3));
+  const dl_off dl_w_g = (dl_off)(DL_ASTA_T);
+  int i = get_global_id(0);
+  DL_REF(__global, float, g, dl_tiled(dl_w_g, dl_n_g, 80, (i), 12, 4)) = 1.0f;
+}
+#else
+__kernel void k(__global float *g) {
+  int i = get_global_id(0);
+  g[i * STRIDE + 3] = 1.0f;
+}
+#endif
