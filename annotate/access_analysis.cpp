@@ -420,8 +420,13 @@ class Analyzer {
 
   /// Called right after classify() classified the access's index.
   void stat(Binding& b, const Stmt* at, Pattern p, bool write, bool whole, bool rmw = false) {
-    b.stats.push_back({p, write, rmw, whole, !index_unknown_,
-                       ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc())});
+    b.stats.push_back({p,
+                       write,
+                       rmw,
+                       whole,
+                       !index_unknown_,
+                       ctx_.getSourceManager().getPresumedLineNumber(at->getBeginLoc()),
+                       {}});
   }
   bool index_unknown_ = false;  // of the index unit_index() saw last
 
@@ -738,10 +743,28 @@ class Analyzer {
     if (b.flat) {
       // Record i = x / S, scalar c = x % S; g[S*e + c] with constant c < S names both.
       const Expr* e = nullptr;
+      const Expr* cv = nullptr;  // a scalar index that is not a constant: checked < S
       std::size_t c = 0;
       if (idx.terms.size() == 1 && !idx.terms[0].ptr && !idx.terms[0].neg)
-        match_flat(idx.terms[0].e, b.flat_count, e, c);
-      if (e) {
+        match_flat(idx.terms[0].e, b.flat_count, e, c, &cv);
+      if (e && cv) {
+        // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
+        // record e when q < S, checked per access (a compare, where dl_flat divides).
+        Index rec;
+        rec.terms.push_back({e, false, false});
+        rec.cls.push_back(e);
+        Index qi;
+        qi.terms.push_back({cv, false, false});
+        stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
+        res_.needs.insert(cg_.flat_at());
+        sp_replace(lv, [this, lv, bp, rec, qi, z, type] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
+          return ref(*bp, type,
+                     "dl_flat_at(" + bp->w + ", " + bp->n + ", " + std::to_string(bp->flat_count) +
+                         ", " + std::to_string(z) + ", " + index_text(rec, *bp) + ", " +
+                         index_text(qi, *bp) + ")");
+        });
+      } else if (e) {
         Index rec;
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
@@ -759,6 +782,9 @@ class Analyzer {
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
+        b.stats.back().division = idx.terms.size() != 1 || idx.terms[0].ptr
+                                      ? "through a moved or derived pointer"
+                                      : "an index not of the form S*e + c";
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -805,9 +831,13 @@ class Analyzer {
   }
 
   /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
-  void match_flat(const Expr* x, unsigned s, const Expr*& e, std::size_t& c) {
+  /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
+  /// not name e, returned in *var.
+  void match_flat(const Expr* x, unsigned s, const Expr*& e, std::size_t& c,
+                  const Expr** var = nullptr) {
     e = nullptr;
     c = 0;
+    if (var) *var = nullptr;
     x = x->IgnoreParenImpCasts();
     auto scaled = [&](const Expr* m) -> const Expr* {
       m = m->IgnoreParenImpCasts();
@@ -836,6 +866,17 @@ class Analyzer {
       if (const Expr* m = scaled(o)) {
         e = m;
         c = static_cast<std::size_t>(v->getExtValue());
+        return;
+      }
+    }
+    if (!var) return;
+    for (int k = 0; k < 2; ++k) {
+      const Expr* a = k ? b->getRHS() : b->getLHS();
+      const Expr* o = k ? b->getLHS() : b->getRHS();
+      if (a->getIntegerConstantExpr(ctx_) || a->HasSideEffects(ctx_)) continue;
+      if (const Expr* m = scaled(o); m && !m->HasSideEffects(ctx_)) {
+        e = m;
+        *var = a;
         return;
       }
     }

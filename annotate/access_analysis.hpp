@@ -41,6 +41,9 @@ struct AccessStat {
   /// through a pointer argument): Irregular then means "not known".
   bool known = true;
   unsigned line = 0;
+  /// A flat-array access addressed through dl_flat (a division per access): why the
+  /// record and scalar could not be named apart. Empty otherwise.
+  std::string division;
 };
 
 /// A buffer a function accesses: an annotated kernel parameter, or a parameter of a

@@ -333,7 +333,8 @@ class Consumer : public ASTConsumer {
     if (!changed) return d;
     std::size_t pos = 0;
     auto e = dl::Expr::parse(out, &why, &pos);
-    if (!e) why = "its macros expand to '" + out + "', which is not a dimension expression (" + why + ")";
+    if (!e)
+      why = "its macros expand to '" + out + "', which is not a dimension expression (" + why + ")";
     return e;
   }
 
@@ -706,6 +707,8 @@ class Consumer : public ASTConsumer {
         if (!s.write || s.rmw) a.reads++;
         if (s.whole) a.whole++;
         if (!s.known) a.unknown++;
+        if (!s.division.empty() && !w.bindings[i].keep_aos && a.divisions++ == 0)
+          a.division = s.division;
       }
       const unsigned most = std::max({a.unit, a.strided, a.invariant, a.gather, a.irregular});
       if (a.strided == most && a.strided)

@@ -92,6 +92,21 @@ const Codegen::Item* Codegen::find(const std::string& key) const {
   return nullptr;
 }
 
+std::string Codegen::flat_at() {
+  const std::string name = "dl_flat_at";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else\n"
+         "   through dl_flat (a division). */\n"
+         "static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,\n"
+         "                                dl_off c) {\n"
+         "  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);\n"
+         "}\n",
+         {}});
+  return name;
+}
+
 std::string Codegen::unaligned(const std::string& type) {
   const std::string name = "dl_unaligned_" + type;
   if (!find(name))

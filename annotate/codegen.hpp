@@ -26,6 +26,9 @@ class Codegen {
                        const std::string& as, bool natural);
   /// Name of the packed one-member wrapper of `type` (for misaligned accesses).
   std::string unaligned(const std::string& type);
+  /// dl_flat_at: element S*i + c of a flat array, by a compare where c < S (the slot c
+  /// of record i), by dl_flat's division otherwise.
+  std::string flat_at();
 
   struct Item {
     std::string key, text;

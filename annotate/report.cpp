@@ -30,6 +30,9 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
       o << "\n";
       o << "    pattern: " << a.pattern << "\n";
       o << "    layout: " << a.layout << " - " << a.reason << "\n";
+      if (a.divisions)
+        o << "    address: " << a.divisions
+          << " access(es) through dl_flat, a division per access: " << a.division << "\n";
     }
   }
   return o.str();
@@ -88,7 +91,9 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                               {"whole_record", a.whole}}},
                             {"pattern", a.pattern},
                             {"layout", a.layout},
-                            {"reason", a.reason}});
+                            {"reason", a.reason},
+                            {"flat_divisions", a.divisions},
+                            {"flat_division_why", a.division}});
     j["kernels"].push_back(jk);
   }
   return j.dump(2) + "\n";

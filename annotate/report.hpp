@@ -16,6 +16,8 @@ struct ArgReport {
   std::string pattern;  // the dominant pattern, in words
   std::string layout;   // "ASTA (T = DL_ASTA_T)", "ASTA(16)", "DA"
   std::string reason;
+  unsigned divisions = 0;  // flat-array accesses through dl_flat (a division each)
+  std::string division;    // why (of the first such access)
 };
 
 /// What was inferred for one pointer parameter of a kernel nobody annotated (--infer,

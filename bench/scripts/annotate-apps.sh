@@ -19,7 +19,7 @@ MICRO_S=16
 mkdir -p "$out" "$out/variants"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for app in blackscholes lbm spmv micro md streamcluster; do
+for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs; do
   src="$root/bench/apps/$app/$app.cl"
   if [ "$app" = spmv ]; then
     # Only the //DL: line changes: [K] -> [62].

@@ -20,17 +20,18 @@ build="${BUILD_DIR:-/tmp/dl-build-rewrite}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDL_BUILD_ANNOTATOR=OFF \
   -DDL_BUILD_TESTS=OFF -DDL_BUILD_FUZZERS=OFF -DDL_BUILD_EXAMPLES=OFF \
   -DDL_BUILD_INTERPOSER=OFF ${DL_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH="$DL_EXTRA_PREFIX"} >/dev/null
-apps=(micro blackscholes spmv lbm md streamcluster)
+apps=(micro blackscholes spmv lbm md streamcluster nn bezier bfs)
 cmake --build "$build" -j "$(nproc)" --target "${apps[@]/#/dl-app-}" >/dev/null
 mkdir -p "$OUT"
 A="$root/bench/apps/annotated" V="$root/bench/apps/annotated/variants"
 bin="$build/bench/apps"
 if [ "$profile" = gpu ]; then
   size_micro=(--n 4194304) size_bs=(--n 4194304) size_lbm=() size_md=() size_md8=(--boxes1d 8)
-  size_sc=()
+  size_sc=() size_nn=() size_bz=() size_bfs=()
 else
   size_micro=(--n 262144) size_bs=(--n 1048576) size_lbm=(--nx 48 --ny 48 --nz 48)
   size_md=(--boxes1d 4) size_md8=(--boxes1d 4) size_sc=(--n 262144)
+  size_nn=(--n 1000000) size_bz=(--m 15 --nu 128 --nv 128) size_bfs=(--n 100000)
 fi
 common=(--T 16,32,64 --repeats 9)
 run() {
@@ -46,7 +47,8 @@ run blackscholes blackscholes "${size_bs[@]}" \
   --rewritten "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64"
 run spmv spmv --matrices table1:e40r0000 \
   --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64"
-run lbm lbm "${size_lbm[@]}" --rewritten "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64"
+run lbm lbm "${size_lbm[@]}" \
+  --rewritten "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64,flat_division=$V/lbm_flat_division.cl"
 M="$OUT/variants"
 python3 "$root/bench/scripts/rewrite_variants.py" "$V/md_asta.cl" "$M"
 run md md "${size_md[@]}" --rewritten \
@@ -56,6 +58,9 @@ run md md-full "${size_md8[@]}" \
   --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$M/md_asta_fulltile.cl"
 run streamcluster streamcluster "${size_sc[@]}" \
   --rewritten "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64"
+run nn nn "${size_nn[@]}" --rewritten "rewritten=$A/nn.cl"
+run bezier bezier "${size_bz[@]}" --rewritten "rewritten=$A/bezier.cl"
+run bfs bfs "${size_bfs[@]}" --rewritten "rewritten=$A/bfs.cl"
 python3 "$root/bench/scripts/rewrite_json.py" --command "bench/scripts/rewrite-bench.sh $profile" \
   "$OUT"/rewrite-*.json >"$OUT/rewrite.json"
 echo "rewrite-bench: $OUT/rewrite.json"

@@ -25,3 +25,19 @@ __kernel void shifted(__global int *g) {
   __global int *h = g - Q;
   g[Q * (e - 1) + 1] += h[Q * e];
 }
+
+//TEST: span 1003 args: buf buf
+//DL: AoS: src[global_size(0)][5], dst[global_size(0)][5]
+__kernel void span(__global const float *src, __global float *dst) {
+  int e = get_global_id(0);
+  int last = (int)get_global_size(0) - 1;
+  float s = 0.0f;
+  /* Scalar c of the record and past it (c >= Q reaches record e + 1): a compare names
+     the slot where c < Q, the division does the rest. */
+  for (int c = 0; c < 2 * Q; ++c)
+    if (e < last || c < Q) s += src[Q * e + c] * (float)(c + 1);
+  /* A negative scalar index reaches record e - 1. */
+  int back = -2;
+  if (e > 0) s += src[Q * e + back];
+  for (int c = 0; c < Q; ++c) dst[Q * e + c] = s + (float)c;
+}

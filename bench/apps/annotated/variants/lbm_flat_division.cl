@@ -1,0 +1,71 @@
+// D3Q19 lattice-Boltzmann (lid-driven cavity), as an application writes it: the cell
+// data is interleaved per cell (Parboil style), grid[cells][20] with 19 distributions
+// and a flag. Build with -I<kernel dir> (lbm_d3q19.h).
+#include "lbm_d3q19.h"
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record flat_float_20 80 4 float*20:v@0
+//DL: AoS: const src[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20, dst[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20
+#ifdef DL_ASTA_T
+__kernel void lbm_step(__global const float* src, __global float* dst, uint nx, uint ny, uint nz) {
+  const dl_off dl_n_src = (dl_off)((((long)(nx) * (long)(ny)) * (long)(nz)));
+  const dl_off dl_w_src = (dl_off)(DL_ASTA_T);
+  const dl_off dl_n_dst = (dl_off)((((long)(nx) * (long)(ny)) * (long)(nz)));
+  const dl_off dl_w_dst = (dl_off)(DL_ASTA_T);
+  const uint c = get_global_id(0);
+  if (c >= nx * ny * nz) return;
+  const uint x = c % nx, y = c / nx % ny, z = c / (nx * ny);
+  float in[LBM_Q], out[LBM_Q];
+  for (int q = 0; q < LBM_Q; ++q) in[q] = DL_REF(__global, float, src, dl_flat(dl_w_src, dl_n_src, 20, 4, (c * 20 + q)));
+  const float flag = DL_REF(__global, float, src, dl_tiled(dl_w_src, dl_n_src, 80, (c), 76, 4));
+  lbm_collide(in, flag, out);
+  for (int q = 0; q < LBM_Q; ++q) DL_REF(__global, float, dst, dl_flat(dl_w_dst, dl_n_dst, 20, 4, (lbm_neighbour(x, y, z, q, nx, ny, nz) * 20 + q))) = out[q];
+  DL_REF(__global, float, dst, dl_tiled(dl_w_dst, dl_n_dst, 80, (c), 76, 4)) = flag;
+}
+#else
+__kernel void lbm_step(__global const float* src, __global float* dst, uint nx, uint ny, uint nz) {
+  const uint c = get_global_id(0);
+  if (c >= nx * ny * nz) return;
+  const uint x = c % nx, y = c / nx % ny, z = c / (nx * ny);
+  float in[LBM_Q], out[LBM_Q];
+  for (int q = 0; q < LBM_Q; ++q) in[q] = src[c * 20 + q];
+  const float flag = src[c * 20 + 19];
+  lbm_collide(in, flag, out);
+  for (int q = 0; q < LBM_Q; ++q) dst[lbm_neighbour(x, y, z, q, nx, ny, nz) * 20 + q] = out[q];
+  dst[c * 20 + 19] = flag;
+}
+#endif
