@@ -4,9 +4,10 @@
 // error costs the program nothing but its transformation. A cache entry is two files
 // under <cache>/rewrite: <key>.json (what the rewrite was made from, the included files'
 // hashes, the report; or why it failed) and <key>.cl (the rewrite). The key hashes the
-// DL version, the annotator options and the source; the entry repeats them in full and
-// is used only when they, and every included file, match: the key has no device in it
-// (the tile width T is a build macro), so a rewrite made on one machine serves another.
+// DL version with the hash of the rewrite's sources, the annotator options and the source; the
+// entry repeats them in full and is used only when they, and every included file, match: the key
+// has no device in it (the tile width T is a build macro), so a rewrite made on one machine serves
+// another.
 #include "auto_rewrite.hpp"
 
 #include <fcntl.h>
@@ -36,6 +37,8 @@ namespace dl::rt {
 namespace {
 
 constexpr auto kTimeout = std::chrono::seconds(120);
+// DL's version and the hash of the sources that make the rewrite (src/runtime/CMakeLists.txt).
+constexpr const char* kIdentity = "DL " DL_VERSION " rewrite " DL_REWRITE_ID;
 
 std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ull) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -190,7 +193,7 @@ bool lookup(const std::string& base, const std::string& source, const std::strin
   std::string text;
   if (!read(base + ".json", text)) return false;
   const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object() || j.value("format", 0) != 1 || j.value("dl", "") != DL_VERSION ||
+  if (!j.is_object() || j.value("format", 0) != 1 || j.value("dl", "") != kIdentity ||
       j.value("options", "") != opts || j.value("source", "") != source)
     return false;
   for (const auto& d : j.value("deps", nlohmann::json::array())) {
@@ -242,7 +245,7 @@ AutoRewrite auto_rewrite(const std::string& source, const std::string& build_opt
   };
   const std::string dir = cache_dir() + "/rewrite";
   const std::string base =
-      dir + "/" + hex(fnv1a(source, fnv1a(std::string("dl-auto " DL_VERSION "\n") + r.options)));
+      dir + "/" + hex(fnv1a(source, fnv1a(std::string(kIdentity) + "\n" + r.options)));
   if (lookup(base, source, r.options, r)) {
     r.cached = true;
     return done();
@@ -285,7 +288,7 @@ AutoRewrite auto_rewrite(const std::string& source, const std::string& build_opt
   }
   // Into the cache, success or failure, unless an included file could not be read back.
   bool deps_ok = true;
-  nlohmann::json j{{"format", 1},          {"dl", DL_VERSION},
+  nlohmann::json j{{"format", 1},          {"dl", kIdentity},
                    {"options", r.options}, {"source", source},
                    {"ok", r.ok},           {"why", r.why},
                    {"report", r.report},   {"deps", dep_hashes(deps_text, deps_ok)},
