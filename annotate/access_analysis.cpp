@@ -24,6 +24,8 @@ const char* pattern_name(Pattern p) {
       return "gather";
     case Pattern::Irregular:
       return "irregular";
+    case Pattern::Uniform:
+      return "uniform";
   }
   return "?";
 }
@@ -415,7 +417,10 @@ class Analyzer {
     if (loop_invariant(at, idx, off)) return Pattern::Invariant;
     for (const Expr* e : idx.cls)
       if (loads(e)) return Pattern::Gather;
-    return Pattern::Irregular;
+    bool same = !idx.cls.empty();
+    for (const Term& t : idx.terms) same = same && !t.ptr;
+    for (const Expr* e : idx.cls) same = same && uniform(e);
+    return same ? Pattern::Uniform : Pattern::Irregular;
   }
 
   /// Called right after classify() classified the access's index.

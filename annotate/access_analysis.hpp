@@ -28,7 +28,9 @@ namespace dl::annotate {
 ///               keeps it in registers; the layout matters once per loop, not per trip);
 ///   Gather      a record index loaded from memory (`c[nbr[i]]`): data-dependent;
 ///   Irregular   any other index: one the analysis cannot name, perhaps a stride.
-enum class Pattern { UnitStride, StridedAoS, Invariant, Gather, Irregular };
+///   Uniform     the same record for every work-item (an index of constants, kernel
+///               arguments, group ids and loop counters over them): a broadcast;
+enum class Pattern { UnitStride, StridedAoS, Invariant, Gather, Irregular, Uniform };
 const char* pattern_name(Pattern p);
 
 struct AccessStat {

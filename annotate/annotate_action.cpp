@@ -424,8 +424,9 @@ class Consumer : public ASTConsumer {
       const auto& st = w.bindings[i].stats;
       if (!opts_.force_layout && !w.ann->buffers[i].target_given &&
           std::all_of(st.begin(), st.end(), [](const AccessStat& a) {
-            return a.known && (a.pattern == Pattern::UnitStride ||
-                               a.pattern == Pattern::Invariant || a.pattern == Pattern::Gather);
+            return a.known &&
+                   (a.pattern == Pattern::UnitStride || a.pattern == Pattern::Invariant ||
+                    a.pattern == Pattern::Gather || a.pattern == Pattern::Uniform);
           }))
         w.clauses[i].target = Layout::aos();
       w.bindings[i].keep_aos = w.clauses[i].target.kind == LayoutKind::AoS;
@@ -701,6 +702,7 @@ class Consumer : public ASTConsumer {
         (s.pattern == Pattern::UnitStride   ? a.unit
          : s.pattern == Pattern::StridedAoS ? a.strided
          : s.pattern == Pattern::Invariant  ? a.invariant
+         : s.pattern == Pattern::Uniform    ? a.uniform
          : s.pattern == Pattern::Gather     ? a.gather
                                             : a.irregular)++;
         if (s.write) a.writes++;
@@ -710,7 +712,8 @@ class Consumer : public ASTConsumer {
         if (!s.division.empty() && !w.bindings[i].keep_aos && a.divisions++ == 0)
           a.division = s.division;
       }
-      const unsigned most = std::max({a.unit, a.strided, a.invariant, a.gather, a.irregular});
+      const unsigned most =
+          std::max({a.unit, a.strided, a.invariant, a.gather, a.irregular, a.uniform});
       if (a.strided == most && a.strided)
         a.pattern = b.flat ? "strided AoS: consecutive work-items read scalars " +
                                  std::to_string(b.flat_count) + " elements apart"
@@ -722,6 +725,8 @@ class Consumer : public ASTConsumer {
         a.pattern = "loop-invariant: the same record in every trip of a loop around the access";
       else if (a.gather == most && a.gather)
         a.pattern = "gather: record index loaded from memory";
+      else if (a.uniform == most && a.uniform)
+        a.pattern = "uniform: the same record for every work-item (a broadcast)";
       else if (a.irregular && a.unknown == a.irregular)
         a.pattern = "not known: every index is hidden behind a moved pointer or a helper";
       else if (a.irregular)
@@ -744,10 +749,10 @@ class Consumer : public ASTConsumer {
       else if (t.kind == LayoutKind::AoS && given)
         a.reason = "the annotation asks for AoS";
       else if (t.kind == LayoutKind::AoS)
-        a.reason = a.unit + a.invariant + a.gather
+        a.reason = a.unit + a.invariant + a.gather + a.uniform
                        ? "AoS kept: every access is unit-stride per work-item, loop-invariant "
-                         "(kept in registers) or a gather; ASTA would only add conversions and "
-                         "address arithmetic"
+                         "(kept in registers), uniform (a broadcast) or a gather; ASTA would only "
+                         "add conversions and address arithmetic"
                        : "AoS kept: the kernel does not access it";
       else if (given)
         a.reason = "the annotation asks for ASTA";

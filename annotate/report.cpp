@@ -21,11 +21,12 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
     }
     for (const auto& a : k.args) {
       o << "  " << a.name << ": record " << a.record << "; n = " << a.count << "\n";
-      o << "    accesses: " << (a.unit + a.strided + a.invariant + a.gather + a.irregular) << " ("
+      o << "    accesses: "
+        << (a.unit + a.strided + a.invariant + a.gather + a.irregular + a.uniform) << " ("
         << a.reads << " read, " << a.writes << " write, " << a.whole
         << " whole-record); unit-stride " << a.unit << ", strided AoS " << a.strided
-        << ", loop-invariant " << a.invariant << ", gather " << a.gather << ", irregular "
-        << a.irregular;
+        << ", loop-invariant " << a.invariant << ", uniform " << a.uniform << ", gather "
+        << a.gather << ", irregular " << a.irregular;
       if (a.unknown) o << " (" << a.unknown << " of them not seen: moved pointer or helper)";
       o << "\n";
       o << "    pattern: " << a.pattern << "\n";
@@ -84,6 +85,7 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                               {"strided_aos", a.strided},
                               {"loop_invariant", a.invariant},
                               {"gather", a.gather},
+                              {"uniform", a.uniform},
                               {"irregular", a.irregular},
                               {"index_not_seen", a.unknown},
                               {"reads", a.reads},

@@ -11,6 +11,7 @@ struct ArgReport {
   std::string record;                                                        // Record::describe()
   std::string count;                                                         // n as an expression
   unsigned unit = 0, strided = 0, invariant = 0, gather = 0, irregular = 0;  // by pattern
+  unsigned uniform = 0;
   unsigned unknown = 0;  // of the irregular: index not seen (moved pointer, helper)
   unsigned reads = 0, writes = 0, whole = 0;
   std::string pattern;  // the dominant pattern, in words

@@ -62,12 +62,12 @@ static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #endif
 #endif
 //DL: record point3 24 8 double:x@0 double:y@8 double:z@16
-//DL: AoS: const ctrl[m + 1][m + 1] -> ASTA AOS2ASTA_point3, out[nu * nv] -> ASTA AOS2ASTA_point3
+//DL: AoS: const ctrl[m + 1][m + 1] -> AoS AOS2ASTA_point3, out[nu * nv] -> ASTA AOS2ASTA_point3
 #ifdef DL_ASTA_T
 __kernel void bezier_kernel(__global const point3* ctrl, int m, __global point3* out, int nu,
                             int nv) {
   const dl_off dl_n_ctrl = (dl_off)(((long)(m) + (long)1) * ((long)(m) + (long)1));
-  const dl_off dl_w_ctrl = (dl_off)(DL_ASTA_T);
+  const dl_off dl_w_ctrl = (dl_off)1;
   const dl_off dl_n_out = (dl_off)(((long)(nu) * (long)(nv)));
   const dl_off dl_w_out = (dl_off)(DL_ASTA_T);
   const int i = get_global_id(0);
@@ -81,9 +81,9 @@ __kernel void bezier_kernel(__global const point3* ctrl, int m, __global point3*
     double rx = 0.0, ry = 0.0, rz = 0.0;  // row a's curve at t
     for (int b = 0; b <= m; ++b) {
       const int c = a * (m + 1) + b;
-      rx += bv[b] * DL_REF(__global, double, ctrl, dl_tiled(dl_w_ctrl, dl_n_ctrl, 24, (c), 0, 8));
-      ry += bv[b] * DL_REF(__global, double, ctrl, dl_tiled(dl_w_ctrl, dl_n_ctrl, 24, (c), 8, 8));
-      rz += bv[b] * DL_REF(__global, double, ctrl, dl_tiled(dl_w_ctrl, dl_n_ctrl, 24, (c), 16, 8));
+      rx += bv[b] * ctrl[c].x;
+      ry += bv[b] * ctrl[c].y;
+      rz += bv[b] * ctrl[c].z;
     }
     x += bu[a] * rx;
     y += bu[a] * ry;

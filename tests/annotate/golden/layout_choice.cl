@@ -29,3 +29,13 @@ __kernel void written(__global atom *a, __global const int *nbr, __global atom *
   int i = get_global_id(0);
   if (i < n) a[i].y = c[nbr[i]].x; /* targets as written, whatever the accesses */
 }
+
+//DL: AoS: ctrl[m * m], out[n]
+__kernel void broadcast(__global const atom *ctrl, __global atom *out, int m, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float s = 0.0f;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) s += ctrl[a * m + b].x; /* the same for every work-item: AoS kept */
+  out[i].x = s;                                         /* strided: ASTA */
+}

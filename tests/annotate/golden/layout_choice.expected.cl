@@ -115,3 +115,28 @@ __kernel void written(__global atom *a, __global const int *nbr, __global atom *
   if (i < n) a[i].y = c[nbr[i]].x; /* targets as written, whatever the accesses */
 }
 #endif
+
+//DL: AoS: ctrl[m * m] -> AoS AOS2ASTA_atom, out[n] -> ASTA AOS2ASTA_atom
+#ifdef DL_ASTA_T
+__kernel void broadcast(__global const atom *ctrl, __global atom *out, int m, int n) {
+  const dl_off dl_n_ctrl = (dl_off)(((long)(m) * (long)(m)));
+  const dl_off dl_w_ctrl = (dl_off)1;
+  const dl_off dl_n_out = (dl_off)((long)(n));
+  const dl_off dl_w_out = (dl_off)(DL_ASTA_T);
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float s = 0.0f;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) s += ctrl[a * m + b].x; /* the same for every work-item: AoS kept */
+  DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (i), 0, 4)) = s;                                         /* strided: ASTA */
+}
+#else
+__kernel void broadcast(__global const atom *ctrl, __global atom *out, int m, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float s = 0.0f;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) s += ctrl[a * m + b].x; /* the same for every work-item: AoS kept */
+  out[i].x = s;                                         /* strided: ASTA */
+}
+#endif
