@@ -108,13 +108,7 @@ int main(int argc, char** argv) try {
   const std::size_t cbytes = ctrl.size() * sizeof(double), obytes = nout * kFields * sizeof(double);
   const cl_int m_arg = m, nu_arg = nu, nv_arg = nv;
 
-  json out = dlb::device_json(d);
-  out["app"] = "bezier";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "bezier", argc, argv);
 
   // Runs `src` with `opts` with ctrl and out in the layout of width W: 1 = AoS, T =
   // ASTA(T), 0 = DA (the buffers hold different numbers of records, so bench_case gets

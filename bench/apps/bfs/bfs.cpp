@@ -105,13 +105,7 @@ int main(int argc, char** argv) try {
   std::vector<int> cost(n);
   int levels = 0;  // of the last BFS: kernel pairs launched
 
-  json out = dlb::device_json(d);
-  out["app"] = "bfs";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "bfs", argc, argv);
 
   // Runs `src` with `opts` with the node records in the layout of width W; every BFS
   // starts from scratch, reads cost[] back and checks it. iters > 0: the application,

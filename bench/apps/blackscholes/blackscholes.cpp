@@ -83,13 +83,7 @@ int main(int argc, char** argv) try {
   const std::size_t bytes = opt.size() * sizeof(float);
   const cl_uint nn = cl_uint(n);
 
-  json out = dlb::device_json(d);
-  out["app"] = "blackscholes";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "blackscholes", argc, argv);
 
   // Runs `src` with `opts` on the layout of width W; returns the median kernel ms.
   auto run = [&](const std::string& src, const std::string& opts, std::size_t W, int iters,

@@ -184,6 +184,20 @@ inline nlohmann::json device_json(const Device& d) {
           {"driver", d.driver}, {"device_version", d.version}, {"gpu", d.gpu}};
 }
 
+/// The head of an application's JSON: the device, the application, the date, the
+/// command and the tile widths of the run.
+inline nlohmann::json app_json(const Device& d, const AppOptions& o, const std::string& app,
+                               int argc, char** argv) {
+  nlohmann::json out = device_json(d);
+  out["app"] = app;
+  out["date"] = now_utc();
+  out["command"] = command_line(argc, argv);
+  out["tiles"] = nlohmann::json::array();
+  for (const auto& l : o.layouts)
+    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  return out;
+}
+
 /// Times `launch` (which enqueues one kernel and returns its event): warm-up, then the
 /// median of `repeats` device times in ms.
 template <class Launch>

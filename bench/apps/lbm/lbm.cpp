@@ -114,13 +114,7 @@ int main(int argc, char** argv) try {
     for (int s = 0; s < ref_steps; ++s) step_cpu(g, ref, tmp), std::swap(ref, tmp);
   const double m0 = mass(init);
 
-  json out = dlb::device_json(d);
-  out["app"] = "lbm";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "lbm", argc, argv);
   const std::string inc = " -I" + o.kernel_dir;
 
   // Runs `steps` checked steps then (timed) `repeats` more in layout W; returns ms/step.

@@ -123,13 +123,7 @@ int main(int argc, char** argv) try {
   const std::size_t rbytes = rv.size() * sizeof(float);
   const std::size_t global = std::size_t(nboxes) * kNt;
 
-  json out = dlb::device_json(d);
-  out["app"] = "md";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "md", argc, argv);
 
   // Runs `src` with `opts` with rv and fv in the layout of width W. iters > 0: the
   // application, `iters` launches accumulating into fv, returns the mean ms per launch.

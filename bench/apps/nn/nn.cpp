@@ -97,13 +97,7 @@ int main(int argc, char** argv) try {
   const cl_int n_arg = cl_int(n);
   std::vector<float> dist(n);
 
-  json out = dlb::device_json(d);
-  out["app"] = "nn";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "nn", argc, argv);
 
   // Runs `src` with `opts` with the locations in the layout of width W and leaves the
   // distances in `dist`. iters > 0: the application, `iters` launches, returns the mean

@@ -94,13 +94,7 @@ int main(int argc, char** argv) try {
   const auto mats = load(names, dir);
   if (mats.empty()) dlb::fail("spmv: no matrix to run");
 
-  json out = dlb::device_json(d);
-  out["app"] = "spmv";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "spmv", argc, argv);
   out["cases"] = json::array();
   const std::string annotated = dlb::read_text(o.kernel);
   const std::string variants = o.mode == "app" ? "" : dlb::variant_source(o, "spmv");

@@ -176,13 +176,7 @@ int main(int argc, char** argv) try {
   const std::size_t point_bytes = n * sizeof(Point), work_len = n * (K + 1);
   const cl_int num = cl_int(n), cdim = cl_int(pr.dim), cx = cl_int(pr.x), cK = cl_int(pr.K);
 
-  json out = dlb::device_json(d);
-  out["app"] = "streamcluster";
-  out["date"] = dlb::now_utc();
-  out["command"] = dlb::command_line(argc, argv);
-  out["tiles"] = json::array();
-  for (const auto& l : o.layouts)
-    if (l.tile > 1) out["tiles"].push_back(l.tile);
+  json out = dlb::app_json(d, o, "streamcluster", argc, argv);
 
   // Reference results of one launch (bench mode) and of the app mode's launches.
   Reference refs[2];
