@@ -237,7 +237,7 @@ class Consumer : public ASTConsumer {
       c.dims = dims;
       std::string recname = b.record;
       if (pointee->isStructureType()) {
-        if (!dims.empty() && dims[0].is_whole() && dims.size() > 1)
+        if (c.whole() && dims.size() > 1)
           return fail("'" + b.name + "' points to a struct: its whole-buffer count is " + b.name +
                       "[*] (the record length [S] is for flat arrays of scalars)");
         if (recname.empty()) recname = record_name(pointee);
@@ -455,8 +455,7 @@ class Consumer : public ASTConsumer {
   std::string whole_params(const KernelWork& w) {
     std::string s;
     for (std::size_t i = 0; i < w.bindings.size(); ++i)
-      if (!w.clauses[i].dims.empty() && w.clauses[i].dims[0].is_whole())
-        s += ", ulong " + whole_param(w.bindings[i].name);
+      if (w.clauses[i].whole()) s += ", ulong " + whole_param(w.bindings[i].name);
     return s;
   }
 

@@ -81,7 +81,9 @@ struct BufferAnnotation {
   std::string marshaler;            // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
   std::string record;               // record name (from the marshaler name or name:rec)
   bool read_only = false;           // `const`: the kernel never writes it
-  int line = 0, column = 0;         // 1-based position of the name in the source
+  /// Annotated `[*]`: n is the bound buffer's records, given to the kernel at each launch.
+  bool whole() const { return !dims.empty() && dims[0].is_whole(); }
+  int line = 0, column = 0;  // 1-based position of the name in the source
 };
 
 /// All annotations of one kernel.
@@ -128,8 +130,8 @@ struct SourceAnnotations {
 /// parameters are errors only where the text is the compiled list (params_exact).
 /// `is_macro` (dl-annotate, which knows the preprocessor's macros) says which names in
 /// dimension expressions are macros, to be expanded before the runtime reads them.
-SourceAnnotations scan_annotations(
-    std::string_view source, const std::function<bool(const std::string&)>& is_macro = {});
+SourceAnnotations scan_annotations(std::string_view source,
+                                   const std::function<bool(const std::string&)>& is_macro = {});
 
 /// Number of records a buffer holds for evaluated dims: the product of all dims, except
 /// that for a flat record (one array field of S scalars) whose last dim equals S the

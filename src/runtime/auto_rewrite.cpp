@@ -62,7 +62,9 @@ bool read(const std::string& path, std::string& out) {
 
 /// Writes `text` to `path` through a temporary in the same directory (all or nothing).
 bool write(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  // The pid and the thread: two threads may write the same entry at once.
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!(out << text) || !out.flush()) {

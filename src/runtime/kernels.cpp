@@ -63,12 +63,12 @@ std::string bind(KernelState& ks, cl_uint nargs) {
       return "the implementation gives no argument names (CL_KERNEL_ARG_NAME)";
   }
   ks.whole_args.assign(ka.buffers.size(), -1);
+  ks.whole_set.assign(ka.buffers.size(), 0);
   for (cl_uint i = nargs; i < shadow_args; ++i) {
     const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
     int which = -1;
     for (std::size_t b = 0; b < ka.buffers.size(); ++b)
-      if (!ka.buffers[b].dims.empty() && ka.buffers[b].dims[0].is_whole() &&
-          name == "dl_whole_" + ka.buffers[b].name && ks.whole_args[b] < 0)
+      if (ka.buffers[b].whole() && name == "dl_whole_" + ka.buffers[b].name && ks.whole_args[b] < 0)
         which = static_cast<int>(b);
     if (which < 0 || arg_string(ks.shadow, i, CL_KERNEL_ARG_TYPE_NAME) != "ulong")
       return fmt::format(
@@ -78,8 +78,8 @@ std::string bind(KernelState& ks, cl_uint nargs) {
     ks.whole_args[static_cast<std::size_t>(which)] = static_cast<int>(i);
   }
   for (std::size_t b = 0; b < ka.buffers.size(); ++b)
-    if (!ka.buffers[b].dims.empty() && ka.buffers[b].dims[0].is_whole() &&
-        ka.buffers[b].target.kind != LayoutKind::AoS && ks.whole_args[b] < 0)
+    if (ka.buffers[b].whole() && ka.buffers[b].target.kind != LayoutKind::AoS &&
+        ks.whole_args[b] < 0)
       return fmt::format("'{}' is annotated [*] but its DL build has no argument dl_whole_{}",
                          ka.buffers[b].name, ka.buffers[b].name);
   auto index = [&](const std::string& name) {

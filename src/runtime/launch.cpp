@@ -262,9 +262,10 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   }
   for (const auto& a : ks.args)
     if (a.mem) rt.order_after_conversions(a.mem, l.queue, w);
-  // The record counts of buffers annotated [*] (arguments only the shadow has).
+  // The record counts of buffers annotated [*] (arguments only the shadow has), where
+  // they changed since the last launch.
   for (std::size_t i = 0; i < nds.size() && i < ks.whole_args.size(); ++i)
-    if (ks.whole_args[i] >= 0) {
+    if (ks.whole_args[i] >= 0 && ks.whole_set[i] != nds[i].n) {
       const cl_ulong n = nds[i].n;
       const cl_int st =
           real().clSetKernelArg(ks.shadow, static_cast<cl_uint>(ks.whole_args[i]), sizeof n, &n);
@@ -273,6 +274,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
         for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
         return CL_SUCCESS;
       }
+      ks.whole_set[i] = n;
     }
   ks.stats->transformed_launches++;
   return enqueue(rt, ks, l, ks.shadow, w, true, d, true);

@@ -213,10 +213,8 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
 void infer(ProgramState& ps, const char* options) {
   const AutoRewrite a = auto_rewrite(ps.auto_source, options ? options : "");
   AutoRecord rec;
-  rec.ok = a.ok;
   rec.cached = a.cached;
   rec.seconds = a.seconds;
-  rec.why = a.why;
   rec.report = a.report;
   SourceAnnotations ann;
   std::string why = a.why;

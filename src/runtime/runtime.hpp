@@ -120,7 +120,8 @@ struct KernelState {
   /// Per annotated buffer: the shadow's argument `dl_whole_<name>` that carries n for a
   /// buffer annotated `[*]` (past the application's arguments), or -1.
   std::vector<int> whole_args;
-  std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
+  std::vector<std::uint64_t> whole_set;  // the count last set on each of them (0: none)
+  std::vector<std::string> arg_names;    // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
   std::uint32_t app_refs = 1;
   std::shared_ptr<KernelStats> stats;
