@@ -39,9 +39,11 @@ build() {
 # instrumented; tests/sanitize/*.supp may silence findings inside them, never in DL.
 sanitize() {
   local b="${BUILD_DIR:-build}" j="${JOBS:-$(nproc)}" supp="$PWD/tests/sanitize"
-  # The fuzzers are built with ASan and UBSan already, and run in the test job.
+  # The fuzzers are built with ASan and UBSan already, and run in the test job. The
+  # differential tester runs three of its ten chunks here (every family, every tile
+  # width, each load mode; seven times slower than in the test job, which runs all ten).
   cmake -S . -B "$b-asan" -DCMAKE_BUILD_TYPE=Debug -DDL_SANITIZE=address,undefined \
-    -DDL_BUILD_BENCH=OFF -DDL_BUILD_FUZZERS=OFF
+    -DDL_BUILD_BENCH=OFF -DDL_BUILD_FUZZERS=OFF -DDL_DIFF_CASES=1020 -DDL_DIFF_PASSTHROUGH_CASES=50
   cmake --build "$b-asan" -j "$j"
   # verify_asan_link_order=0: tests preload the instrumented libdl_interpose.so into
   # instrumented programs, whose ASan runtime then loads just after it.

@@ -70,7 +70,7 @@ TEST(Robustness, TruncatedInputsNeverCrash) {
   std::mt19937 g(42);
   for (std::size_t s = 0; s < all.size(); ++s) {
     const std::string& src = all[s];
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < DL_ROBUSTNESS_VARIANTS; ++k) {
       const std::size_t cut = g() % (src.size() + 1);
       expect_clean_exit(run_tool(src.substr(0, cut), "trunc"),
                         "seed " + std::to_string(s) + " cut at " + std::to_string(cut));
@@ -84,7 +84,7 @@ TEST(Robustness, GarbledInputsNeverCrash) {
   std::mt19937 g(4242);
   const std::string junk = "{}[]()*&;,.->#/\\\"'=+-:DL AoS record 0123456789 ~!?<>|^%$@\n\t";
   for (std::size_t s = 0; s < all.size(); ++s) {
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < DL_ROBUSTNESS_VARIANTS; ++k) {
       std::string src = all[s];
       const int edits = 1 + static_cast<int>(g() % 8);
       for (int e = 0; e < edits && !src.empty(); ++e) {
