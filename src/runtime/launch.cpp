@@ -347,9 +347,10 @@ cl_int run(const Launch& l) {
       if (ps.shadow) {
         attach_shadow(ks);
       } else if (ps.deferred && !may_fail) {
-        // The shadow is built once the AoS kernel time pays for its build.
-        const Decision d = decide_setup(rt, ks, l.queue, ps.build_ns);
-        if (!d.transform || ps.building) {
+        // The shadow is built once the AoS kernel time pays for its build, unless a
+        // launch or a background thread is building it already.
+        const Decision d = decide_setup(rt, ks, l.queue, ps.build_ns, ps.building);
+        if (!d.transform) {
           ks.stats->kept_aos++;
           if (!d.why.empty()) ks.stats->policy = d.why;
           return launch_plain(rt, ks, l, may_fail, d);

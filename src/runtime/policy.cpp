@@ -113,13 +113,18 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   return d;
 }
 
-Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns) {
+Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
+                      bool building) {
   Decision d;
   d.kp = rt.policy_for(ks.name, rt.queue(q).device);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;
-  d.transform = rule.prepare(setup_ns);
-  d.why = rule.reason();
+  if (building) {
+    d.why = "kept AoS: its DL build is under way";
+  } else {
+    d.transform = rule.prepare(setup_ns);
+    d.why = rule.reason();
+  }
   if (d.transform) return d;  // the launch is decided again once the shadow exists
   d.kp->launches++;
   d.kp->kept_aos++;

@@ -24,9 +24,11 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<std::pair<cl_mem, std::size_t>>& converting);
 
 /// At a launch of a kernel whose shadow is not built yet (deferred): build it now
-/// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Measures the AoS
-/// launches meanwhile. Called with the runtime's lock held.
-Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns);
+/// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Never while
+/// another launch or a background thread is `building` it. Measures the AoS launches
+/// meanwhile. Called with the runtime's lock held.
+Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
+                      bool building);
 
 /// A launch to time once DL's lock is released (Decision::sync).
 struct SyncMeasure {

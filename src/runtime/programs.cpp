@@ -5,7 +5,10 @@
 // arguments as the compiler sees them). Shadows are built outside the runtime's lock.
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <thread>
 
 #include "auto_rewrite.hpp"
 #include "calibration.hpp"
@@ -257,12 +260,99 @@ ProgramState::~ProgramState() {
 }
 
 void build_deferred(ProgramState& ps) {
-  build_now(ps, false);
+  guarded(
+      [&] {
+        build_now(ps, false);
+        return 0;
+      },
+      0);
   Runtime& rt = Runtime::get();
-  std::lock_guard<std::mutex> lock(rt.mutex);
-  ps.deferred = false;
-  ps.building = false;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    ps.deferred = false;
+    ps.building = false;
+  }
+  rt.built.notify_all();
 }
+
+void wait_for_build(const ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  std::unique_lock<std::mutex> lock(rt.mutex);
+  rt.built.wait(lock, [&] { return !ps.building; });
+}
+
+namespace {
+
+/// Whether the shadow of `ps` is built in the background (DL_SHADOW_BUILD).
+bool in_background(const ProgramState& ps) {
+  const std::string& mode = Runtime::get().controls.DL_SHADOW_BUILD;
+  if (mode != "auto") return mode == "background";
+  for (cl_device_id d : ps.devices) {
+    cl_device_type t = 0;
+    if (real().clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, nullptr) != CL_SUCCESS ||
+        (t & CL_DEVICE_TYPE_CPU))
+      return false;
+  }
+  return !ps.devices.empty();
+}
+
+/// At exit, in the process that started them: background builds still running end first
+/// (a build thread inside the driver while the driver tears down would crash the exit).
+pid_t g_build_owner = 0;  // the process whose exit waits for the background builds
+
+void await_background_builds() {
+  if (::getpid() != g_build_owner) return;  // a forked child has no build threads
+  Runtime& rt = Runtime::get();
+  std::unique_lock<std::mutex> lock(rt.mutex);
+  if (!rt.built.wait_for(lock, std::chrono::seconds(120),
+                         [&] { return rt.background_builds == 0; }))
+    log().warn("exit: {} background build(s) of DL still running after 120 s",
+               rt.background_builds);
+}
+
+/// Starts the shadow build of `ps` in a thread of its own. Launches meanwhile run the
+/// application's kernels (and are measured). The context stays retained until it ends.
+void build_in_background(const std::shared_ptr<ProgramState>& ps) {
+  Runtime& rt = Runtime::get();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_build_owner = ::getpid();
+    std::atexit(await_background_builds);
+  });
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    if (ps->building) return;
+    ps->building = true;
+    rt.background_builds++;
+  }
+  real().clRetainContext(ps->context);
+  auto finish = [ps] {
+    Runtime& r = Runtime::get();
+    real().clReleaseContext(ps->context);
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.background_builds--;
+  };
+  try {
+    std::thread([ps, finish] {
+      const auto start = std::chrono::steady_clock::now();
+      build_deferred(*ps);
+      log().info("DL build of a program ready after {:.1f} ms (in the background)",
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+      finish();
+      Runtime::get().built.notify_all();
+    }).detach();
+  } catch (...) {  // no thread: the first launch that pays for it builds the shadow
+    {
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      ps->building = false;
+    }
+    finish();
+    rt.built.notify_all();
+  }
+}
+
+}  // namespace
 
 namespace hook {
 
@@ -321,6 +411,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   if (!ps || (!ps->annotated && ps->auto_source.empty()) || ps->sources.empty()) return st;
   guarded(
       [&] {
+        wait_for_build(*ps);  // a rebuild while DL builds the previous shadow
         if (!ps->auto_source.empty()) infer(*ps, options);
         if (!ps->annotated) return 0;
         record_devices(*ps, program, num_devices, device_list);
@@ -330,10 +421,15 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
           ps->options = options ? options : "";
           ps->build_ns = ns;
           // Under the profitability controller the shadow is built when a launch first
-          // wants it (launch.cpp): an application that never gains pays nothing for it.
+          // wants it (launch.cpp), so that an application that never gains pays nothing
+          // for it; or, on a GPU, in a thread of its own from now on, off the application's
+          // path (DL_SHADOW_BUILD).
           ps->deferred = rt.controls.DL_POLICY == "auto";
         }
-        if (!ps->deferred) build_now(*ps, false);
+        if (!ps->deferred)
+          build_now(*ps, false);
+        else if (in_background(*ps))
+          build_in_background(ps);
         return 0;
       },
       0);
@@ -351,6 +447,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (ps && (ps->annotated || !ps->auto_source.empty()) && !ps->sources.empty())
     guarded(
         [&] {
+          wait_for_build(*ps);
           if (!ps->auto_source.empty()) infer(*ps, options);
           if (!ps->annotated) return 0;
           record_devices(*ps, program, num_devices, device_list);

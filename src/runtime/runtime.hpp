@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -72,7 +73,8 @@ struct ProgramState {
   std::string options;          // the application's build (compile) options
   double build_ns = 0;          // how long the application's own build took
   bool deferred = false;        // the shadow is built when a launch wants it (policy auto)
-  bool building = false;        // a launch is building it now (without the lock)
+  bool building = false;        // a launch or a background thread is building it now
+                                // (without the lock; Runtime::built is notified after)
   std::string auto_source;      // DL_AUTO: the application's unannotated source
 };
 
@@ -232,6 +234,8 @@ class Runtime {
 
   Controls controls;
   std::mutex mutex;
+  std::condition_variable built;      // a shadow build ended (ProgramState::building)
+  std::size_t background_builds = 0;  // shadow builds running in threads of their own
   std::unordered_map<cl_program, std::shared_ptr<ProgramState>> programs;
   std::vector<AutoRecord> auto_rewrites;  // DL_AUTO, in the order of the builds
   std::unordered_map<cl_kernel, KernelState> kernels;

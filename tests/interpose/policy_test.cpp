@@ -105,6 +105,47 @@ TEST(Policy, ShortRunsNeverBuildTheTransformedProgram) {
   EXPECT_TRUE(r.report["policy"]["devices"].empty()) << "not even calibrated";
 }
 
+TEST(Policy, BackgroundBuildCostsTheLaunchesNothing) {
+  // DL_SHADOW_BUILD=background (the default on GPUs): the same short run has the
+  // transformed program built in a thread of its own, its launches never wait for it or
+  // pay for it, and the exit waits for the build (the device is calibrated by then).
+  const std::string dir = cache_dir("background");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e9;  // free: the rule converts as soon as it may
+    d["to_aos_bytes_per_ns"] = 1e9;
+  });
+  Result r =
+      run("long_run", "preload", auto_env(dir) + " DL_SHADOW_BUILD=background DL_LOG_LEVEL=info");
+  expect_same("long_run", r);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["kept_aos"].get<int>() + (*k)["transformed_launches"].get<int>(), 40)
+      << r.report.dump(2);
+  EXPECT_EQ((*k)["policy"].get<std::string>().find("preparing the transformed kernel"),
+            std::string::npos)
+      << r.report.dump(2);
+  EXPECT_NE(r.log.find("ready after"), std::string::npos) << r.log;
+  ASSERT_EQ(r.report["policy"]["devices"].size(), 1u) << r.report["policy"].dump(2);
+  EXPECT_EQ(r.report["policy"]["devices"][0]["cached"], true);
+  // Launches while it builds run the application's kernel and say so.
+  if ((*k)["kept_aos"].get<int>() == 40) {
+    EXPECT_NE(r.log.find("its DL build is under way"), std::string::npos) << r.log;
+  }
+}
+
+TEST(Policy, BackgroundBuildOnAnAnnotationThatDoesNotBuild) {
+  // A shadow that fails to build in the background leaves every launch on the
+  // application's kernel, with the reason in the report.
+  const std::string dir = cache_dir("background_fault");
+  Result r =
+      run("long_run", "preload", auto_env(dir) + " DL_SHADOW_BUILD=background DL_FAULT=program");
+  expect_same("long_run", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  EXPECT_NE(r.log.find("forced by DL_FAULT=program"), std::string::npos) << r.log;
+}
+
 TEST(Policy, ExpensiveConversionsAreNeverTried) {
   const std::string dir = cache_dir("expensive");
   calibrate(dir, [](nlohmann::json& d) {
