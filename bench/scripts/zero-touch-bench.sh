@@ -77,6 +77,7 @@ for c in cases:
         row["modes"][m] = {
             "kernel_ms": cd["kernel_ms"], "marshal_ms": mms, "iters": it,
             "transformed_launches": tot.get("transformed_launches"),
+            "policy": {k.get("name"): k.get("policy") for k in rep.get("kernels", [])},
             "net_speedup": cp["kernel_ms"] * it / (cd["kernel_ms"] * it + mms),
             "same_results": cd.get("result_fnv") == cp.get("result_fnv"),
             "auto": [{k: a.get(k) for k in ("rewritten", "cached", "seconds", "kernels", "why")}
