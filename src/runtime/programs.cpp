@@ -325,30 +325,37 @@ void build_in_background(const std::shared_ptr<ProgramState>& ps) {
     ps->building = true;
     rt.background_builds++;
   }
-  real().clRetainContext(ps->context);
-  auto finish = [ps] {
+  const cl_context context = ps->context;
+  real().clRetainContext(context);
+  // The last reference to the program's state may be the thread's (the application
+  // released its program and kernels): it goes, and the shadow with it, before the count
+  // of running builds drops, which the exit waits for.
+  auto finish = [context] {
     Runtime& r = Runtime::get();
-    real().clReleaseContext(ps->context);
-    std::lock_guard<std::mutex> lock(r.mutex);
-    r.background_builds--;
+    real().clReleaseContext(context);
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      r.background_builds--;
+    }
+    r.built.notify_all();
   };
   try {
-    std::thread([ps, finish] {
+    std::thread([keep = ps, finish]() mutable {
       const auto start = std::chrono::steady_clock::now();
-      build_deferred(*ps);
+      build_deferred(*keep);
       log().info("DL build of a program ready after {:.1f} ms (in the background)",
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                      .count());
+      keep.reset();
       finish();
-      Runtime::get().built.notify_all();
     }).detach();
   } catch (...) {  // no thread: the first launch that pays for it builds the shadow
     {
       std::lock_guard<std::mutex> lock(rt.mutex);
       ps->building = false;
     }
-    finish();
     rt.built.notify_all();
+    finish();
   }
 }
 
