@@ -296,10 +296,10 @@ bool in_background(const ProgramState& ps) {
   return !ps.devices.empty();
 }
 
-/// At exit, in the process that started them: background builds still running end first
-/// (a build thread inside the driver while the driver tears down would crash the exit).
 pid_t g_build_owner = 0;  // the process whose exit waits for the background builds
 
+/// At exit, in the process that started them: background builds still running end first
+/// (a build thread inside the driver while the driver tears down would crash the exit).
 void await_background_builds() {
   if (::getpid() != g_build_owner) return;  // a forked child has no build threads
   Runtime& rt = Runtime::get();
@@ -429,8 +429,8 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
           ps->build_ns = ns;
           // Under the profitability controller the shadow is built when a launch first
           // wants it (launch.cpp), so that an application that never gains pays nothing
-          // for it; or, on a GPU, in a thread of its own from now on, off the application's
-          // path (DL_SHADOW_BUILD).
+          // for it; or, with DL_SHADOW_BUILD=background (auto: on GPUs), in a thread of
+          // its own from now on, off the application's path.
           ps->deferred = rt.controls.DL_POLICY == "auto";
         }
         if (!ps->deferred)
