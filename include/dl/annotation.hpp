@@ -81,6 +81,7 @@ struct BufferAnnotation {
   std::string marshaler;            // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
   std::string record;               // record name (from the marshaler name or name:rec)
   bool read_only = false;           // `const`: the kernel never writes it
+  bool write_only = false;          // `write_only`: the kernel never reads it
   /// Annotated `[*]`: n is the bound buffer's records, given to the kernel at each launch.
   bool whole() const { return !dims.empty() && dims[0].is_whole(); }
   int line = 0, column = 0;  // 1-based position of the name in the source

@@ -238,6 +238,12 @@ class ClauseParser {
   bool buffer(BufferAnnotation& b) {
     skip();
     if (word("const")) b.read_only = true, skip();
+    if (word("write_only")) {
+      if (b.read_only) return error("a buffer is either const or write_only, not both");
+      b.write_only = true;
+      skip();
+      if (word("const")) return error("a buffer is either const or write_only, not both");
+    }
     b.column = col();
     b.line = line_;
     std::string name = ident();
@@ -575,7 +581,7 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
 }
 
 std::string format_clause(const BufferAnnotation& b) {
-  std::string s = b.read_only ? "const " : "";
+  std::string s = b.read_only ? "const " : b.write_only ? "write_only " : "";
   s += b.name;
   for (const auto& d : b.dims) s += "[" + d.text() + "]";
   if (b.target.kind == LayoutKind::DA)

@@ -104,6 +104,28 @@ __kernel __attribute__((reqd_work_group_size(64,1,1))) void k(__global float *a,
   EXPECT_EQ(dl::record_count({300, 4}, &flat), 1200u);
 }
 
+// `write_only`: the kernel never reads the buffer; it excludes `const`, and it is
+// written back by format_clause.
+TEST(Annotation, WriteOnly) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: write_only out[n] -> ASTA AOS2ASTA_r, const in[n]\n"
+      "__kernel void k(__global r *out, __global const r *in, int n) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& b = s.kernels.at(0).buffers;
+  EXPECT_TRUE(b.at(0).write_only);
+  EXPECT_FALSE(b.at(0).read_only);
+  EXPECT_FALSE(b.at(1).write_only);
+  EXPECT_EQ(dl::format_clause(b.at(0)), "write_only out[n] -> ASTA AOS2ASTA_r");
+  for (const char* bad : {"//DL: AoS: const write_only out[n]\n",
+                          "//DL: AoS: write_only const out[n]\n"}) {
+    auto e = dl::scan_annotations(std::string(bad) +
+                                  "__kernel void k(__global r *out, int n) {}\n");
+    ASSERT_TRUE(e.has_errors()) << bad;
+    EXPECT_NE(e.diagnostics[0].message.find("either const or write_only"), std::string::npos)
+        << e.diagnostics[0].message;
+  }
+}
+
 // The marshaler names the record; an explicit target stays what `->` says (AoS included),
 // and a marshaler converting to another layout than the target is an error.
 TEST(Annotation, ExplicitTargetWinsOverTheMarshalerName) {
