@@ -17,6 +17,7 @@
 
 #include "access_analysis.hpp"
 #include "codegen.hpp"
+#include "count_terms.hpp"
 #include "dl/annotation.hpp"
 #include "dl/marshal.hpp"
 #include "infer.hpp"
@@ -156,6 +157,7 @@ class Consumer : public ASTConsumer {
       w.fd = it->second;
       prepare(w);
       if (w.ok) analyse(w);
+      if (w.ok) check_qualifiers(w);
       if (w.ok) choose_layouts(w);
     }
     emit(work);
@@ -199,6 +201,7 @@ class Consumer : public ASTConsumer {
       for (const auto& d : b.dims) {
         std::string why;
         auto e = expand_macros(d, w.fd, why);
+        if (e && !e->fields().empty()) e = resolve_terms(*e, w.fd, why);
         if (!e) return fail("dimension '" + d.text() + "' of '" + b.name + "': " + why);
         dims.push_back(std::move(*e));
       }
@@ -338,6 +341,18 @@ class Consumer : public ASTConsumer {
     return e;
   }
 
+  /// sizeof(type) becomes a number, `arg.field` gets its offset and type (count_terms.hpp).
+  std::optional<dl::Expr> resolve_terms(const dl::Expr& d, const FunctionDecl* fd,
+                                        std::string& why) {
+    auto text = resolve_count_terms(*ctx_, fd, d.text(), why);
+    if (!text) return std::nullopt;
+    std::size_t pos = 0;
+    auto e = dl::Expr::parse(*text, &why, &pos);
+    if (!e)
+      why = "it completes to '" + *text + "', which is not a dimension expression (" + why + ")";
+    return e;
+  }
+
   void report_problems(const std::vector<Problem>& ps) {
     for (const auto& p : ps) de_->Report(p.loc, warn_id_) << p.message;
   }
@@ -430,10 +445,38 @@ class Consumer : public ASTConsumer {
           }))
         w.clauses[i].target = Layout::aos();
       w.bindings[i].keep_aos = w.clauses[i].target.kind == LayoutKind::AoS;
-      // An inferred buffer the kernel never writes is `const` (for the reader).
-      if (w.inferred)
+      // An inferred buffer the kernel never writes is `const`; one it only writes (every
+      // access a plain store) is `write_only`, so that the runtime need not convert
+      // undefined bytes before the first launch.
+      if (w.inferred) {
         w.clauses[i].read_only = std::none_of(st.begin(), st.end(),
                                               [](const AccessStat& a) { return a.write || a.rmw; });
+        w.clauses[i].write_only =
+            !st.empty() && std::all_of(st.begin(), st.end(),
+                                       [](const AccessStat& a) { return a.write && !a.rmw; });
+      }
+    }
+  }
+
+  /// `const` and `write_only` are promises the runtime acts on: an access that breaks
+  /// one is an error in the annotation (the kernel is left untransformed).
+  void check_qualifiers(KernelWork& w) {
+    for (std::size_t i = 0; i < w.bindings.size() && !w.inferred; ++i) {
+      const BufferAnnotation& b = w.ann->buffers[i];
+      if (!b.read_only && !b.write_only) continue;
+      for (const AccessStat& a : w.bindings[i].stats) {
+        const bool reads = !a.write || a.rmw, writes = a.write || a.rmw;
+        if (!(b.read_only ? writes : reads)) continue;
+        const std::string msg = "'" + b.name + "' is annotated " +
+                                (b.read_only ? "const" : "write_only") + " but kernel '" +
+                                w.ann->kernel + "' " + (b.read_only ? "writes" : "reads") +
+                                " it (line " + std::to_string(a.line) + ")";
+        de_->Report(at(b.line, b.column), err_id_) << msg;
+        w.ok = false;
+        w.error = true;
+        w.why = msg;
+        return;
+      }
     }
   }
 
@@ -573,7 +616,10 @@ class Consumer : public ASTConsumer {
         edits.push_back({k, k, text, 0});
         w.report.annotation = "//DL: AoS: ";
         for (std::size_t i = 0; i < w.clauses.size(); ++i) {
-          std::string c = (w.clauses[i].read_only ? "const " : "") + w.clauses[i].name;
+          std::string c = (w.clauses[i].read_only    ? "const "
+                           : w.clauses[i].write_only ? "write_only "
+                                                     : "") +
+                          w.clauses[i].name;
           for (const auto& d : w.ann->buffers[i].dims) c += "[" + d.text() + "]";
           w.report.annotation += (i ? ", " : "") + c;
         }

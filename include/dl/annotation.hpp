@@ -23,8 +23,10 @@ inline constexpr int kMaxExprDepth = 256;                   // nesting: ( ), sig
 inline constexpr std::size_t kMaxAnnotationLine = 1 << 16;  // characters of one //DL: line
 
 /// A dimension expression: global_size(d), local_size(d), num_groups(d), integer
-/// literals, kernel scalar-argument names, + - * / %, unary -, parentheses; or `*` alone,
-/// the records of the whole bound buffer. Arithmetic is on 64-bit signed integers and
+/// literals, kernel scalar-argument names, fields of by-value struct arguments
+/// (`d.boxes`, completed by dl-annotate as `d.boxes@16:int`), `sizeof(type)` (replaced by
+/// dl-annotate), + - * / %, unary -, parentheses; or `*` alone, the records of the whole
+/// bound buffer. Arithmetic is on 64-bit signed integers and
 /// checked: an overflow is an error, never a wrap.
 class Expr {
  public:
@@ -36,6 +38,16 @@ class Expr {
     std::function<std::optional<std::int64_t>(const std::string&)> scalar;
     /// Value of `*`: the records the bound buffer holds (its size over the record size).
     std::optional<std::int64_t> whole;
+    /// Bytes of a by-value argument by name (for `arg.field@offset:type`); null if unset.
+    std::function<const std::vector<unsigned char>*(const std::string&)> bytes;
+  };
+
+  /// A `sizeof(type)` (arg empty, path = the type, offset -2) or a field of a by-value
+  /// argument `arg.path` (offset -1 until dl-annotate completes it, type char ... ulong).
+  struct FieldRef {
+    std::string arg, path;
+    std::int64_t offset = -1;
+    std::string type;
   };
 
   Expr();
@@ -56,6 +68,8 @@ class Expr {
   std::optional<std::int64_t> eval(const Env& env, std::string* error = nullptr) const;
   /// Names of scalar arguments the expression reads.
   std::vector<std::string> names() const;
+  /// The `sizeof(type)` and `arg.field` terms, in order.
+  std::vector<FieldRef> fields() const;
   /// True when the expression reads no scalar argument and no work size (a constant).
   bool is_constant() const;
   /// True for `*`, the whole buffer.

@@ -13,9 +13,12 @@
 namespace dl {
 
 struct Expr::Node {
-  enum Kind { Num, Name, Builtin, Neg, Add, Sub, Mul, Div, Mod, Whole } kind = Num;
-  std::int64_t value = 0;  // Num; dimension for Builtin
-  std::string name;        // Name; builtin name for Builtin
+  enum Kind { Num, Name, Builtin, Neg, Add, Sub, Mul, Div, Mod, Whole, Sizeof, Field } kind = Num;
+  std::int64_t value = 0;  // Num; dimension for Builtin; byte offset for Field (-1: none)
+  std::string name;        // Name; builtin name for Builtin; type for Sizeof; the
+                           // by-value argument for Field
+  std::string path;        // Field: the member path after the argument ("dim.boxes")
+  std::string type;        // Field: the integer type at `value` (char ... ulong)
   std::shared_ptr<const Node> a, b;
   std::size_t begin = 0, end = 0;  // the node's text in the expression
   int depth = 1;                   // levels of the tree below and including this node
@@ -284,6 +287,8 @@ class Parser {
         n->end = i_;
         return n;
       }
+      if (id == "sizeof") return size_of(begin);
+      if (i_ < t_.size() && t_[i_] == '.') return field(begin, std::move(id));
       auto n = std::make_shared<Expr::Node>();
       n->kind = Expr::Node::Name;
       n->name = std::move(id);
@@ -295,12 +300,119 @@ class Parser {
     return nullptr;
   }
 
+  std::string word() {
+    skip();
+    const std::size_t b = i_;
+    if (i_ < t_.size() && (std::isalpha(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
+      while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
+        ++i_;
+    return std::string(t_.substr(b, i_ - b));
+  }
+  /// `sizeof(type)`: words only (`struct box`, `unsigned int`, `float4`); dl-annotate
+  /// replaces it by the size Clang computes.
+  MNode size_of(std::size_t begin) {
+    if (!eat('(')) {
+      fail("expected '(' after sizeof, found " + detail::describe_char(t_, i_));
+      return nullptr;
+    }
+    std::string type;
+    for (std::string w = word(); !w.empty(); w = word()) type += (type.empty() ? "" : " ") + w;
+    if (type.empty()) {
+      fail("sizeof takes a type name, found " + detail::describe_char(t_, i_));
+      return nullptr;
+    }
+    if (!eat(')')) {
+      fail("expected ')' after the type of sizeof, found " + detail::describe_char(t_, i_));
+      return nullptr;
+    }
+    auto n = std::make_shared<Expr::Node>();
+    n->kind = Expr::Node::Sizeof;
+    n->name = std::move(type);
+    n->begin = begin;
+    n->end = i_;
+    return n;
+  }
+  /// `arg.member[.member...]`, a field of a by-value struct argument; dl-annotate
+  /// completes it with the field's byte offset and integer type (`d.boxes@16:int`).
+  MNode field(std::size_t begin, std::string arg) {
+    auto n = std::make_shared<Expr::Node>();
+    n->kind = Expr::Node::Field;
+    n->name = std::move(arg);
+    n->value = -1;
+    while (eat('.')) {
+      const std::string m = word();
+      if (m.empty()) {
+        fail("expected a member name after '.', found " + detail::describe_char(t_, i_));
+        return nullptr;
+      }
+      n->path += (n->path.empty() ? "" : ".") + m;
+    }
+    if (eat('@')) {
+      skip();
+      std::int64_t off = 0;
+      const std::size_t at = i_;
+      while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_])) && off < (1 << 24))
+        off = off * 10 + (t_[i_++] - '0');
+      if (i_ == at || off >= (1 << 24)) {
+        fail("expected the byte offset of field '" + n->name + "." + n->path + "' after '@'");
+        return nullptr;
+      }
+      static const char* types[] = {"char", "uchar", "short", "ushort",
+                                    "int",  "uint",  "long",  "ulong"};
+      n->type = eat(':') ? word() : std::string();
+      if (std::find(std::begin(types), std::end(types), n->type) == std::end(types)) {
+        fail("expected ':' and an integer type (char, uchar, ..., ulong) after the offset of '" +
+             n->name + "." + n->path + "'");
+        return nullptr;
+      }
+      n->value = off;
+    }
+    n->begin = begin;
+    n->end = i_;
+    return n;
+  }
+
   std::string_view t_;
   std::size_t i_ = 0;
   int nesting_ = 0;
   std::string err_;
   std::size_t err_pos_ = 0;
 };
+
+/// A field of a by-value argument, read from the argument's bytes at its offset.
+bool eval_field(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std::string& err) {
+  const std::string what = "field '" + n.name + "." + n.path + "'";
+  if (n.value < 0) {
+    err = what + " has no offset: dl-annotate completes it (" + n.name + "." + n.path +
+          "@offset:type)";
+    return false;
+  }
+  const std::vector<unsigned char>* bytes = env.bytes ? env.bytes(n.name) : nullptr;
+  if (!bytes) {
+    err = "by-value argument '" + n.name + "' is unknown or not set";
+    return false;
+  }
+  const bool is_signed = n.type[0] != 'u';
+  const std::size_t size = n.type.find("char") != std::string::npos    ? 1
+                           : n.type.find("short") != std::string::npos ? 2
+                           : n.type.find("int") != std::string::npos   ? 4
+                                                                       : 8;
+  const auto off = static_cast<std::size_t>(n.value);
+  if (off + size > bytes->size()) {
+    err = what + " (bytes " + std::to_string(off) + ".." + std::to_string(off + size) +
+          ") lies past the argument's " + std::to_string(bytes->size()) + " bytes";
+    return false;
+  }
+  std::uint64_t u = 0;
+  std::memcpy(&u, bytes->data() + off, size);  // little-endian hosts and devices
+  if (is_signed && size < 8 && (u >> (size * 8 - 1)) & 1) u |= ~std::uint64_t{0} << (size * 8);
+  if (!is_signed && u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    err = "overflow (" + what + " = " + std::to_string(u) + " exceeds 64-bit signed integers)";
+    return false;
+  }
+  out = static_cast<std::int64_t>(u);
+  return true;
+}
 
 bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std::string& err) {
   std::int64_t a = 0, b = 0;
@@ -342,6 +454,11 @@ bool eval_node(const Expr::Node& n, const Expr::Env& env, std::int64_t& out, std
     }
     case Expr::Node::Neg:
       return eval_node(*n.a, env, a, err) && apply(n.kind, a, 0, out, err);
+    case Expr::Node::Sizeof:
+      err = "sizeof(" + n.name + ") is resolved by dl-annotate, which knows the type";
+      return false;
+    case Expr::Node::Field:
+      return eval_field(n, env, out, err);
     case Expr::Node::Whole:
       if (!env.whole) {
         err = "'*' (the records of the whole buffer) is known only from a bound buffer";
@@ -366,6 +483,13 @@ void collect_names(const Expr::Node& n, std::vector<std::string>& out) {
   if (n.b) collect_names(*n.b, out);
 }
 
+void collect_fields(const Expr::Node& n, std::vector<Expr::FieldRef>& out) {
+  if (n.kind == Expr::Node::Field) out.push_back({n.name, n.path, n.value, n.type});
+  if (n.kind == Expr::Node::Sizeof) out.push_back({"", n.name, -2, ""});
+  if (n.a) collect_fields(*n.a, out);
+  if (n.b) collect_fields(*n.b, out);
+}
+
 std::string node_cl(const Expr::Node& n, const std::string& whole) {
   static const char* ops = "??? +-*/%";
   switch (n.kind) {
@@ -377,6 +501,10 @@ std::string node_cl(const Expr::Node& n, const std::string& whole) {
       return "(long)(" + n.name + ")";
     case Expr::Node::Builtin:
       return "(long)get_" + n.name + "(" + std::to_string(n.value) + ")";
+    case Expr::Node::Field:
+      return "(long)(" + n.name + "." + n.path + ")";
+    case Expr::Node::Sizeof:
+      return "(long)sizeof(" + n.name + ")";
     case Expr::Node::Neg:
       return "(-" + node_cl(*n.a, whole) + ")";
     default:
@@ -442,6 +570,12 @@ bool Expr::is_constant() const {
 std::vector<std::string> Expr::names() const {
   std::vector<std::string> out;
   if (root_) collect_names(*root_, out);
+  return out;
+}
+
+std::vector<Expr::FieldRef> Expr::fields() const {
+  std::vector<FieldRef> out;
+  if (root_) collect_fields(*root_, out);
   return out;
 }
 

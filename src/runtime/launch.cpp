@@ -118,6 +118,12 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     env.num_groups[d] = l.local && l.local[d] ? (l.global[d] + l.local[d] - 1) / l.local[d] : 0;
   }
   env.scalar = [&](const std::string& n) { return scalar_value(ks, n); };
+  env.bytes = [&](const std::string& n) -> const std::vector<unsigned char>* {
+    for (std::size_t i = 0; i < ks.arg_names.size() && i < ks.args.size(); ++i)
+      if (ks.arg_names[i] == n)
+        return ks.args[i].set && !ks.args[i].bytes.empty() ? &ks.args[i].bytes : nullptr;
+    return nullptr;
+  };
   std::vector<Need> out;
   for (std::size_t bi = 0; bi < ka.buffers.size(); ++bi) {
     const auto& b = ka.buffers[bi];

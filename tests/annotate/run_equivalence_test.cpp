@@ -17,6 +17,7 @@
 //   buf            an annotated buffer (record and n from the rewritten annotation)
 //   buf:N          the same, holding N >= n records (records n..N-1 stay AoS)
 //   int:V uint:V float:V   scalars
+//   bytes:HEX      a by-value argument (a struct) of these bytes, two hex digits each
 //   ibuf:N fbuf:N  plain buffers of N ints in [0, N) / N floats
 // Arguments are in parameter order, or all named (`name=int:5`): a named argument binds
 // to the kernel's parameter of that name (CL_KERNEL_ARG_NAME, as the runtime binds
@@ -91,7 +92,7 @@ Cl& cl() {
 }
 
 struct Arg {
-  enum Kind { Buf, Int, UInt, Float, IBuf, FBuf } kind;
+  enum Kind { Buf, Int, UInt, Float, IBuf, FBuf, Bytes } kind;
   std::string value;
   std::string name;  // empty: positional
 };
@@ -125,6 +126,7 @@ std::vector<TestLine> test_lines(const std::string& src) {
                  : k == "uint"  ? Arg::UInt
                  : k == "float" ? Arg::Float
                  : k == "ibuf"  ? Arg::IBuf
+                 : k == "bytes" ? Arg::Bytes
                                 : Arg::FBuf;
       t.args.push_back(arg);
     }
@@ -242,8 +244,19 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
   for (std::size_t a = 0; a < args.size(); ++a)
     if (args[a].kind == Arg::Int || args[a].kind == Arg::UInt)
       scalars[params[a]] = std::stoll(args[a].value);
+  std::map<std::string, std::vector<unsigned char>> by_value;
+  for (std::size_t a = 0; a < args.size(); ++a)
+    if (args[a].kind == Arg::Bytes) {
+      auto& v = by_value[params[a]];
+      for (std::size_t h = 0; h + 1 < args[a].value.size(); h += 2)
+        v.push_back(static_cast<unsigned char>(std::stoul(args[a].value.substr(h, 2), nullptr, 16)));
+    }
   dl::Expr::Env env;
   env.global_size = {t.global, 1, 1};
+  env.bytes = [&](const std::string& s) -> const std::vector<unsigned char>* {
+    auto it = by_value.find(s);
+    return it == by_value.end() ? nullptr : &it->second;
+  };
   env.scalar = [&](const std::string& s) -> std::optional<std::int64_t> {
     auto it = scalars.find(s);
     return it == scalars.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
@@ -305,6 +318,9 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       } else if (arg.kind == Arg::Float) {
         cl_float x = std::stof(arg.value);
         err = clSetKernelArg(k, static_cast<cl_uint>(a), sizeof x, &x);
+      } else if (arg.kind == Arg::Bytes) {
+        const auto& x = by_value.at(params[a]);
+        err = clSetKernelArg(k, static_cast<cl_uint>(a), x.size(), x.data());
       } else {
         // The buffer is a sub-buffer of one kGuard bytes longer: the guard shows writes
         // past its end.
@@ -420,7 +436,7 @@ TEST_P(RunFile, RewrittenKernelsComputeTheSame) {
 INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
-                                           "defined/conditional.cl", "choice.cl"),
+                                           "defined/conditional.cl", "choice.cl", "counts.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)

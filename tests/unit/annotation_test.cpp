@@ -198,3 +198,52 @@ TEST(Annotation, WholeBufferCount) {
     ASSERT_FALSE(d.diagnostics.empty()) << bad;
   }
 }
+
+// Fields of by-value struct arguments: dl-annotate completes them with an offset and an
+// integer type; the runtime reads the argument's bytes there.
+TEST(Expr, FieldsOfByValueArguments) {
+  std::vector<unsigned char> d(24, 0);
+  d[20] = 0xfa;  // uint at 20: 250
+  d[8] = 0xfe;   // short at 8: -2 (0xfffe)
+  d[9] = 0xff;
+  dl::Expr::Env e;
+  e.bytes = [&](const std::string& n) { return n == "d" ? &d : nullptr; };
+  auto f = dl::Expr::parse("d.grid.number_boxes@20:uint * 4");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->eval(e), 1000);
+  EXPECT_FALSE(f->is_constant());
+  EXPECT_TRUE(f->names().empty());
+  ASSERT_EQ(f->fields().size(), 1u);
+  EXPECT_EQ(f->fields()[0].arg, "d");
+  EXPECT_EQ(f->fields()[0].path, "grid.number_boxes");
+  EXPECT_EQ(f->fields()[0].offset, 20);
+  EXPECT_EQ(f->to_cl(), "((long)(d.grid.number_boxes) * (long)4)");
+  EXPECT_EQ(dl::Expr::parse("d.s@8:short")->eval(e), -2);
+  EXPECT_EQ(dl::Expr::parse("d.s@8:ushort")->eval(e), 65534);
+  std::string err;
+  EXPECT_FALSE(dl::Expr::parse("d.x@22:int")->eval(e, &err));
+  EXPECT_NE(err.find("past the argument's 24 bytes"), std::string::npos) << err;
+  EXPECT_FALSE(dl::Expr::parse("d.boxes")->eval(e, &err));
+  EXPECT_NE(err.find("has no offset"), std::string::npos) << err;
+  EXPECT_FALSE(dl::Expr::parse("q.boxes@0:int")->eval(e, &err));
+  EXPECT_NE(err.find("'q' is unknown or not set"), std::string::npos) << err;
+  std::fill(d.begin(), d.end(), 0xff);
+  EXPECT_FALSE(dl::Expr::parse("d.big@0:ulong")->eval(e, &err));
+  EXPECT_NE(err.find("overflow"), std::string::npos) << err;
+  for (const char* bad : {"d.", "d.x@", "d.x@4", "d.x@4:float", "d.x@99999999:int"})
+    EXPECT_FALSE(dl::Expr::parse(bad).has_value()) << bad;
+}
+
+// sizeof(type) parses; only dl-annotate, which knows the type, gives it a value.
+TEST(Expr, SizeofIsResolvedByTheAnnotator) {
+  auto s = dl::Expr::parse("nx * sizeof(struct particle) / sizeof ( unsigned int )");
+  ASSERT_TRUE(s.has_value());
+  ASSERT_EQ(s->fields().size(), 2u);
+  EXPECT_EQ(s->fields()[0].path, "struct particle");
+  EXPECT_EQ(s->fields()[1].path, "unsigned int");
+  std::string err;
+  EXPECT_FALSE(s->eval(env(), &err));
+  EXPECT_NE(err.find("resolved by dl-annotate"), std::string::npos) << err;
+  for (const char* bad : {"sizeof", "sizeof()", "sizeof(float", "sizeof(float*)"})
+    EXPECT_FALSE(dl::Expr::parse(bad).has_value()) << bad;
+}

@@ -19,6 +19,15 @@ __kernel void scale(__global struct foo *f) {
   f[get_global_id(0)].baz += 3;
 }
 
+//TEST: produce 1003 args: buf int:1003 float:0.5
+//DL: AoS: write_only f[n]
+__kernel void produce(__global struct foo *f, int n, float k) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  f[i].bar = i * k;
+  f[i].baz = 7 - i;
+}
+
 //TEST: fields 1003 args: buf int:1003 float:0.25
 //DL: AoS: m[n]
 __kernel void fields(__global mixed *m, int n, float k) {

@@ -1,0 +1,88 @@
+// ARGS: -DPER_BOX=4
+// Counts the compiler must compute: fields of a by-value struct argument (completed with
+// their byte offset and integer type, read by the runtime from the argument's bytes) and
+// sizeof(type) (replaced by its size).
+typedef struct {
+  int nx;
+  long volume;
+  struct {
+    short tag;
+    uint number_boxes;
+  } grid;
+} dim_str;
+
+struct particle {
+  float4 pos;
+  float q;
+};
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record particle 32 16 float4:pos@0 float:q@16
+//DL: AoS: p[d.grid.number_boxes@20:uint * (4)] -> ASTA AOS2ASTA_particle
+#ifdef DL_ASTA_T
+__kernel void by_field(__global struct particle *p, dim_str d, float k) {
+  const dl_off dl_n_p = (dl_off)(((long)(d.grid.number_boxes) * (long)4));
+  const dl_off dl_w_p = (dl_off)(DL_ASTA_T);
+  const int i = get_global_id(0);
+  if (i >= d.grid.number_boxes * PER_BOX) return;
+  DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 32, (i), 16, 4)) *= k;
+}
+#else
+__kernel void by_field(__global struct particle *p, dim_str d, float k) {
+  const int i = get_global_id(0);
+  if (i >= d.grid.number_boxes * PER_BOX) return;
+  p[i].q *= k;
+}
+#endif
+
+//DL: record flat_float_8 32 4 float*8:v@0
+//DL: AoS: g[n][(32) / (4)] -> ASTA AOS2ASTA_flat_float_8
+#ifdef DL_ASTA_T
+__kernel void by_sizeof(__global float *g, int n) {
+  const dl_off dl_n_g = (dl_off)((long)(n));
+  const dl_off dl_w_g = (dl_off)(DL_ASTA_T);
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  DL_REF(__global, float, g, dl_tiled(dl_w_g, dl_n_g, 32, (i), 16, 4)) += 1.0f;
+}
+#else
+__kernel void by_sizeof(__global float *g, int n) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  g[i * 8 + 4] += 1.0f;
+}
+#endif
