@@ -25,6 +25,7 @@ void CL_CALLBACK on_destroyed(cl_mem m, void* data) {
   if (it == rt.buffers.end() || it->second.id != reinterpret_cast<std::uintptr_t>(data)) return;
   BufferState& b = it->second;
   if (b.layout != Layout::aos()) rt.transformed_buffers--;
+  rt.set_content(b, false, false);
   release_accesses(b);
   rt.retire(b);
   if (b.parent) {
@@ -40,8 +41,10 @@ void CL_CALLBACK on_destroyed(cl_mem m, void* data) {
   rt.buffers.erase(it);
 }
 
+/// `no_data`: created without host data (no COPY_HOST_PTR, USE_HOST_PTR or properties):
+/// its bytes are undefined until a command touches them.
 void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_mem parent,
-           std::size_t origin) {
+           std::size_t origin, bool no_data = false) {
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.mutex);
   auto old = rt.buffers.find(m);
@@ -49,6 +52,7 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_me
     if (BufferState* p = rt.buffer(old->second.parent))
       p->children.erase(std::remove(p->children.begin(), p->children.end(), m), p->children.end());
     if (old->second.layout != Layout::aos()) rt.transformed_buffers--;
+    rt.set_content(old->second, false, false);
     release_accesses(old->second);
     rt.retire(old->second);
     rt.buffers.erase(old);
@@ -65,6 +69,8 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_me
   b.parent = parent;
   b.origin = origin;
   b.host_visible = (flags & CL_MEM_USE_HOST_PTR) != 0;
+  if (!parent && no_data && !(flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
+    rt.set_content(b, true, false);
   if (parent) {
     if (BufferState* p = rt.buffer(parent)) {
       p->children.push_back(m);
@@ -98,6 +104,59 @@ void Runtime::set_layout(BufferState& b, const Layout& l, std::size_t n, const R
   b.record = now && rec ? *rec : Record();
   if (was && !now) transformed_buffers--;
   if (!was && now) transformed_buffers++;
+}
+
+void Runtime::set_content(BufferState& r, bool undefined, bool uniform, unsigned char byte) {
+  const bool was = r.undefined || r.uniform;
+  r.undefined = undefined;
+  r.uniform = uniform;
+  r.uniform_byte = uniform ? byte : 0;
+  const bool now = undefined || uniform;
+  if (was && !now) content_marked--;
+  if (!was && now) content_marked++;
+}
+
+BufferState* Runtime::content_root(const BufferState& b) {
+  if (!b.parent) return const_cast<BufferState*>(&b);
+  return buffer(b.parent);  // sub-buffers are regions of a buffer, never of a sub-buffer
+}
+
+std::string Runtime::content_shortcut(const BufferState& b, const Layout& to, bool write_only) {
+  const BufferState* r = content_root(b);
+  if (!r) return {};
+  if (r->uniform) return fmt::format("content uniform (every byte 0x{:02x})", r->uniform_byte);
+  if (r->undefined && write_only) return "content undefined (write_only)";
+  if (r->undefined && to == Layout::aos()) return "content undefined (never touched)";
+  return {};
+}
+
+void Runtime::touched(cl_mem m, bool writes) {
+  if (content_marked == 0) return;
+  BufferState* b = buffer(m);
+  BufferState* r = b ? content_root(*b) : nullptr;
+  if (!r || !(r->undefined || r->uniform)) return;
+  const bool uniform = r->uniform && !writes;
+  set_content(*r, false, uniform, r->uniform_byte);
+}
+
+void Runtime::filled(cl_mem m, std::size_t offset, std::size_t size, int byte, bool may_fail) {
+  BufferState* b = buffer(m);
+  BufferState* r = b ? content_root(*b) : nullptr;
+  if (!r) return;
+  const Range g = range(*b);
+  bool whole = byte >= 0 && !may_fail && g.lo + offset == 0 && size == r->size && !r->host_visible;
+  // Bytes written through something DL does not see while the fill's mark stands: an
+  // image over the buffer (image writes), an open map (the unmap writes the host's bytes).
+  for (BufferState* x : family(r->mem)) whole = whole && !x->images && !x->maps && !x->host_visible;
+  if (whole)
+    set_content(*r, false, true, static_cast<unsigned char>(byte));
+  else
+    touched(m, true);
+}
+
+void Runtime::forget_content() {
+  if (content_marked == 0) return;
+  for (auto& [m, b] : buffers) set_content(b, false, false);
 }
 
 Runtime::Range Runtime::range(const BufferState& b) {
@@ -247,7 +306,7 @@ namespace hook {
 cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                       cl_int* errcode_ret) {
   cl_mem m = real().clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
-  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0), 0; }, 0);
+  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0, true), 0; }, 0);
   return m;
 }
 
@@ -256,7 +315,9 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties*
                                     cl_int* errcode_ret) {
   cl_mem m =
       real().clCreateBufferWithProperties(context, properties, flags, size, host_ptr, errcode_ret);
-  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0), 0; }, 0);
+  // Properties (an extension's) may give the buffer bytes DL does not know of.
+  const bool no_data = !properties || !properties[0];
+  if (m) guarded([&] { return track(m, context, flags, size, nullptr, 0, no_data), 0; }, 0);
   return m;
 }
 

@@ -232,6 +232,11 @@ double DeviceProfile::round_trip_ns(std::size_t bytes) const {
   return moved / to_layout_bytes_per_ns + moved / to_aos_bytes_per_ns;
 }
 
+double DeviceProfile::to_aos_ns(std::size_t bytes) const {
+  if (!valid) return 0;
+  return 2.0 * static_cast<double>(bytes) / to_aos_bytes_per_ns;
+}
+
 void mkdirs(const std::string& path) {
   for (std::size_t i = 1; i <= path.size(); ++i)
     if (i == path.size() || path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);

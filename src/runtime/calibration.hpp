@@ -23,6 +23,8 @@ struct DeviceProfile {
 
   /// Estimated device time of converting `bytes` to a layout and back.
   double round_trip_ns(std::size_t bytes) const;
+  /// ... and of the way back alone.
+  double to_aos_ns(std::size_t bytes) const;
 };
 
 /// The profile of `device`: from the cache, or measured now (and cached) when absent or

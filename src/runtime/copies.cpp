@@ -10,11 +10,13 @@ cl_int clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t sr
   return guarded(
       [&] {
         // The source first: a copy within one buffer restores what it reads.
-        return observe(
-            q, {{src, src_offset, src_offset + size}, {dst, dst_offset, dst_offset + size, true}},
-            nw, wl, ev, false, [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
-              return real().clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset, size, n, w, e);
-            });
+        return observe(q,
+                       {{src, src_offset, src_offset + size},
+                        {dst, dst_offset, dst_offset + size, true, true}},
+                       nw, wl, ev, false, [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
+                         return real().clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset,
+                                                           size, n, w, e);
+                       });
       },
       CL_OUT_OF_HOST_MEMORY);
 }
@@ -27,7 +29,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const
       [&] {
         return observe(q,
                        {rect_use(src, src_origin, region, src_row_pitch, src_slice_pitch),
-                        rect_use(dst, dst_origin, region, dst_row_pitch, dst_slice_pitch)},
+                        rect_use(dst, dst_origin, region, dst_row_pitch, dst_slice_pitch, true)},
                        nw, wl, ev, false, [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueCopyBufferRect(
                              q, src, dst, src_origin, dst_origin, region, src_row_pitch,
@@ -56,7 +58,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
                                   cl_uint nw, const cl_event* wl, cl_event* ev) {
   return guarded(
       [&] {
-        return observe(q, {{dst, dst_offset}}, nw, wl, ev, false,
+        return observe(q, {{dst, dst_offset, SIZE_MAX, false, true}}, nw, wl, ev, false,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool) {
                          return real().clEnqueueCopyImageToBuffer(q, src, dst, src_origin, region,
                                                                   dst_offset, n, w, e);

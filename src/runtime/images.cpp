@@ -37,6 +37,8 @@ void pin(cl_mem image, const cl_image_desc* desc) {
     return;
   }
   b->images++;
+  rt.touched(m, true);  // image commands may write the bytes (Runtime::filled marks no
+                        // buffer uniform while an image lives over it)
   if (!rt.watched(m)) return;
   cl_command_queue q = rt.own_queue(b->context);
   if (!q) {

@@ -35,6 +35,7 @@ struct Need {
   std::size_t n = 0;
   Layout to;
   std::string arg;
+  bool write_only = false;  // every annotation binding the buffer says the kernel never reads it
 };
 
 cl_int forward(const Launch& l, cl_kernel k, cl_uint nw, const cl_event* w, cl_event* e) {
@@ -135,7 +136,19 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     Need nd;
     nd.mem = a.mem;
     nd.arg = b.name;
-    nd.rec = &ps.ann.records.at(b.record);
+    if (auto it = ps.ann.records.find(b.record); it != ps.ann.records.end()) {
+      nd.rec = &it->second;
+    } else {
+      // A flat array whose S is a kernel argument: the record of S scalars at this launch.
+      std::string err;
+      const auto s = b.dims.back().eval(env, &err);
+      auto rec = s ? flat_record(b.record, *s, &err) : std::nullopt;
+      if (!rec) {
+        why = fmt::format("argument {}: record length '{}': {}", b.name, b.dims.back().text(), err);
+        return {};
+      }
+      nd.rec = &ks.program->flat_records.try_emplace(rec->name(), *rec).first->second;
+    }
     // `*`: the records of the bound buffer (of the sub-buffer's region for a sub-buffer).
     env.whole = static_cast<std::int64_t>(rt.buffer(a.mem)->size / nd.rec->size());
     std::vector<std::int64_t> dims;
@@ -179,8 +192,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     }
     nd.to = b.target;
     if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) nd.to = Layout::asta(ps.tile);
+    nd.write_only = b.write_only;
     out.push_back(std::move(nd));
   }
+  // One buffer bound to two annotated arguments: the kernel reads it unless neither does.
+  for (Need& nd : out)
+    for (const Need& o : out)
+      if (o.mem == nd.mem && !o.write_only) nd.write_only = false;
   if (std::string a = aliasing(rt, ks, out); !a.empty()) {
     why = std::move(a);
     return {};
@@ -194,9 +212,18 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
   return out;
 }
 
+/// The launch may write every buffer it is given: their bytes are neither undefined nor
+/// uniform any more (after the conversions it needed were decided).
+void written_by(Runtime& rt, const KernelState& ks) {
+  if (rt.content_marked == 0) return;
+  for (const auto& a : ks.args)
+    if (a.mem) rt.touched(a.mem, true);
+}
+
 /// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments.
 cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitList& w,
                bool watched, const Decision& d, bool transformed) {
+  written_by(rt, ks);
   const bool profiling = rt.controls.profiling();
   // In-order queues need no event to track the buffers' users (Runtime::add_user).
   const bool need_event =
@@ -219,8 +246,10 @@ cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail
                     const Decision& d = {}) {
   bool watched = false;
   for (const auto& a : ks.args) watched = watched || (a.mem && rt.watched(a.mem));
-  if (!watched && !may_fail && !rt.controls.profiling() && !d.kp)
+  if (!watched && !may_fail && !rt.controls.profiling() && !d.kp) {
+    written_by(rt, ks);
     return forward(l, l.kernel, l.num_wait, l.wait, l.event);  // under the lock (observe.hpp)
+  }
   WaitList w(l.num_wait, l.wait, may_fail);
   for (const auto& a : ks.args)
     if (a.mem && rt.watched(a.mem)) {
@@ -253,7 +282,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     if (d.kp && std::find(b->policies.begin(), b->policies.end(), d.kp) == b->policies.end())
       b->policies.push_back(d.kp);
     const std::uint64_t before = b->stats->marshals;
-    std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name);
+    std::string err = rt.marshal(*b, l.queue, *nd.rec, nd.n, nd.to, w, ks.name, nd.write_only);
     marshals += b->stats->marshals - before;
     if (!err.empty()) {
       why = fmt::format("argument {}: {}", nd.arg, err);
@@ -302,12 +331,16 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   else
     nds = needs(rt, ks, ll, why);
   if (why.empty()) {
-    // The profitability controller: convert now, or keep AoS (not a fallback).
-    std::vector<std::pair<cl_mem, std::size_t>> converting;
+    // The profitability controller: convert now, or keep AoS (not a fallback). A
+    // conversion that is only a state change (content_shortcut) costs nothing; the way
+    // back is a real conversion all the same once the kernel wrote the bytes.
+    std::vector<Converting> converting;
     for (const Need& nd : nds)
       if (const BufferState* b = rt.buffer(nd.mem);
-          b->layout != nd.to || b->n != nd.n || b->record != *nd.rec)
-        converting.emplace_back(nd.mem, nd.n * nd.rec->size());
+          b->layout != nd.to || b->n != nd.n || b->record != *nd.rec) {
+        const bool free_there = !rt.content_shortcut(*b, nd.to, nd.write_only).empty();
+        converting.push_back({nd.mem, nd.n * nd.rec->size(), free_there});
+      }
     const Decision d = decide(rt, ks, l.queue, converting);
     if (!d.why.empty()) ks.stats->policy = d.why;
     if (!d.transform) {
@@ -330,6 +363,7 @@ cl_int run(const Launch& l) {
   for (;;) {  // again after building a deferred shadow (without the lock)
     auto it = rt.kernels.find(l.kernel);
     if (it == rt.kernels.end()) {
+      rt.forget_content();  // a kernel DL did not see created: its arguments are unknown
       lock.unlock();
       cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
       if (st == CL_SUCCESS) propagate_taint(l.num_wait, l.wait, l.event);
@@ -342,6 +376,7 @@ cl_int run(const Launch& l) {
     for (const auto& a : ks.args) all_set = all_set && a.set;
     if (!all_set || (!l.task && (l.work_dim < 1 || l.work_dim > 3 || !l.global))) {
       // The application's error: the implementation reports it.
+      written_by(rt, ks);
       cl_int st = forward(l, l.kernel, l.num_wait, l.wait, l.event);
       if (st == CL_SUCCESS && l.event && rt.any_tainted(l.num_wait, l.wait))
         rt.taint(*l.event, true);
@@ -390,6 +425,28 @@ cl_int timed_run(Launch l) {
 }  // namespace
 
 namespace hook {
+
+cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*),
+                             void* args, size_t cb_args, cl_uint num_mem_objects,
+                             const cl_mem* mem_list, const void** args_mem_loc,
+                             cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                             cl_event* event) {
+  // Not translated (docs/runtime.md, "Limits"): the host function may write its memory
+  // objects, whose content marks go.
+  const cl_int st = real().clEnqueueNativeKernel(command_queue, user_func, args, cb_args,
+                                                 num_mem_objects, mem_list, args_mem_loc,
+                                                 num_events_in_wait_list, event_wait_list, event);
+  guarded(
+      [&] {
+        propagate_taint(num_events_in_wait_list, event_wait_list, event);
+        Runtime& rt = Runtime::get();
+        std::lock_guard<std::mutex> lock(rt.mutex);
+        for (cl_uint i = 0; mem_list && i < num_mem_objects; ++i) rt.touched(mem_list[i], true);
+        return 0;
+      },
+      0);
+  return st;
+}
 
 cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                               const size_t* global_work_offset, const size_t* global_work_size,

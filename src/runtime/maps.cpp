@@ -13,8 +13,9 @@ void* clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking_map
   cl_int st = guarded(
       [&] {
         const bool replaces = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+        // Any map counts as a write: the host may change the bytes behind the pointer.
         return observe(
-            q, {{buffer, offset, offset + size, replaces}}, nw, wl, ev, blocking_map,
+            q, {{buffer, offset, offset + size, replaces, true}}, nw, wl, ev, blocking_map,
             [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
               cl_int err = CL_SUCCESS;
               result =
@@ -38,6 +39,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void* mapped_p
         std::unique_lock<std::mutex> lock(rt.mutex);
         BufferState* b = rt.buffer(memobj);
         const bool may_fail = rt.any_tainted(nw, wl);
+        rt.touched(memobj, true);  // the host's bytes come back
         if (!b || !rt.watched(memobj)) {
           cl_int st = real().clEnqueueUnmapMemObject(q, memobj, mapped_ptr, nw, wl, ev);
           if (st == CL_SUCCESS) {

@@ -64,11 +64,12 @@ void CL_CALLBACK on_conversion_done(cl_event, cl_int status, void* data) {
 }  // namespace
 
 std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& rec, std::size_t n,
-                             const Layout& to, WaitList& wait, const std::string& why) {
+                             const Layout& to, WaitList& wait, const std::string& why,
+                             bool write_only) {
   if (b.layout != Layout::aos() && (b.n != n || b.record != rec)) {
     // Marshaled for another n or record: back to AoS with what it was marshaled for.
     Record old = b.record;
-    std::string err = marshal(b, q, old, b.n, Layout::aos(), wait, why);
+    std::string err = marshal(b, q, old, b.n, Layout::aos(), wait, why, write_only);
     if (!err.empty() || to == Layout::aos()) return err;
   }
   const Layout from = b.layout;
@@ -81,6 +82,26 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   const QueueInfo& qi = queue(q);
   Marshaler* m = marshaler(qi.context, qi.device);
   if (!m) return "no marshaler for this device";
+  if (std::string content = content_shortcut(b, to, write_only); !content.empty()) {
+    // A state change only: nothing is enqueued, so nothing later has to wait for it, and
+    // the users and the last conversion stay what a later conversion must follow. The
+    // way back must be possible, as after a conversion (it will be a real one once a
+    // kernel wrote the bytes).
+    if (to != Layout::aos()) {
+      Plan back = m->plan(rec, n, to, Layout::aos(), algorithm);
+      if (!back.ok) return "no plan: " + back.reason;
+      if (controls.fault("build"))
+        return "marshaling program build failure forced by DL_FAULT=build";
+      std::string build_log;
+      if (cl_int st = m->prepare(rec, back, &build_log); st != CL_SUCCESS)
+        return fmt::format("marshaling program failed to build ({}): {}", st, build_log);
+    }
+    set_layout(b, to, n, &rec);
+    list(b);
+    b.stats->state_only++;
+    log().debug("buffer #{}: no conversion to {}: {} (for {})", b.id, to.str(), content, why);
+    return {};
+  }
   Plan plan = m->plan(rec, n, from, to, algorithm);
   if (!plan.ok) return "no plan: " + plan.reason;
   if (controls.fault("build")) return "marshaling program build failure forced by DL_FAULT=build";

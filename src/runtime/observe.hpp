@@ -14,12 +14,26 @@ struct Use {
   cl_mem mem = nullptr;
   std::size_t lo = 0, hi = SIZE_MAX;  // the bytes of `mem` the command reads or writes
   bool replaces = false;              // it overwrites every byte of [lo, hi)
+  bool writes = false;                // it may change bytes of [lo, hi) (content marks)
+  int fill = -1;  // a fill whose pattern bytes all equal this value (Runtime::filled)
 };
 
 /// The bytes a rectangular command touches in a buffer: [first, last + 1) of the
 /// rectangle (pitches 0 take their defaults).
 Use rect_use(cl_mem m, const size_t* origin, const size_t* region, size_t row_pitch,
-             size_t slice_pitch);
+             size_t slice_pitch, bool writes = false);
+
+/// What the command did to the content marks of its buffers. `sure`: it was enqueued
+/// and waits on no event that may fail (so it runs).
+inline void mark_content(Runtime& rt, std::initializer_list<Use> uses, bool sure) {
+  for (const Use& u : uses) {
+    if (!u.mem) continue;
+    if (u.fill >= 0)
+      rt.filled(u.mem, u.lo, u.hi - u.lo, u.fill, !sure);
+    else
+      rt.touched(u.mem, u.writes);
+  }
+}
 
 /// `enqueue(num_wait, wait, event)` enqueues the real command non-blocking. Blocking
 /// semantics come back by waiting for its event after DL's lock is released. `after`
@@ -40,6 +54,7 @@ cl_int observe(
     cl_event* ev = blocking && !event ? &own : event;
     cl_int st = enqueue(num_wait, wait, ev, false);
     if (st == CL_SUCCESS && may_fail && ev) rt.taint(*ev, event != nullptr);
+    mark_content(rt, uses, st == CL_SUCCESS && !may_fail);
     after();
     lock.unlock();
     if (st == CL_SUCCESS && blocking) st = finish_blocking(*ev, event != nullptr);
@@ -56,6 +71,7 @@ cl_int observe(
   cl_event own = nullptr;
   cl_event* ev = event ? event : &own;
   cl_int st = enqueue(w.size(), w.data(), ev, false);
+  mark_content(rt, uses, st == CL_SUCCESS && !may_fail);
   if (st != CL_SUCCESS) return st;
   if (may_fail) rt.taint(*ev, event != nullptr);
   for (const Use& u : uses)

@@ -78,7 +78,7 @@ void Runtime::epoch_end(cl_mem m) {
 }
 
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
-                const std::vector<std::pair<cl_mem, std::size_t>>& converting) {
+                const std::vector<Converting>& converting) {
   Decision d;
   const std::string& mode = rt.controls.DL_POLICY;
   if (mode == "never") {
@@ -94,8 +94,9 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   d.kp->launches++;
   auto profile = rt.profile(dev);
   double round_trip = 0;
-  for (const auto& [mem, bytes] : converting)
-    round_trip += profile && profile->valid ? profile->round_trip_ns(bytes) : 0;
+  for (const Converting& c : converting)
+    if (profile && profile->valid)
+      round_trip += c.free_there ? profile->to_aos_ns(c.bytes) : profile->round_trip_ns(c.bytes);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;
   if (rule.verdict() == ConversionPolicy::Verdict::Never) {

@@ -17,11 +17,19 @@ struct Decision {
   std::string why;
 };
 
-/// At a launch of a kernel with a shadow: convert the buffers `converting` (handle, bytes
-/// of the records to convert) and run transformed, or keep AoS? Called with the runtime's
-/// lock held.
+/// A buffer a transformed launch would convert: the bytes of its records, and whether the
+/// way there is only a state change (its content, Runtime::content_shortcut): then only
+/// the way back costs a conversion.
+struct Converting {
+  cl_mem mem = nullptr;
+  std::size_t bytes = 0;
+  bool free_there = false;
+};
+
+/// At a launch of a kernel with a shadow: convert the buffers `converting` and run
+/// transformed, or keep AoS? Called with the runtime's lock held.
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
-                const std::vector<std::pair<cl_mem, std::size_t>>& converting);
+                const std::vector<Converting>& converting);
 
 /// At a launch of a kernel whose shadow is not built yet (deferred): build it now
 /// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Never while

@@ -57,6 +57,7 @@ void Runtime::retire(BufferState& b) {
   o.device_ns += s.device_ns;
   o.to_target += s.to_target;
   o.to_aos += s.to_aos;
+  o.state_only += s.state_only;
   o.algorithms.insert(s.algorithms.begin(), s.algorithms.end());
   o.layouts.insert(s.layouts.begin(), s.layouts.end());
   o.kernels.insert(s.kernels.begin(), s.kernels.end());
@@ -71,6 +72,7 @@ nlohmann::json buffer_row(const BufferStats& s) {
           {"marshals", s.marshals},
           {"to_target", s.to_target},
           {"to_aos", s.to_aos},
+          {"state_only", s.state_only},
           {"bytes", s.bytes},
           {"device_ns", s.device_ns},
           {"algorithms", json_list(s.algorithms)},
@@ -125,7 +127,7 @@ void Runtime::summary() {
   if (kernel_stats.empty() && buffer_stats.empty() && auto_rewrites.empty()) return;
   std::uint64_t launches = 0, transformed = 0, fallbacks = 0;
   std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
-                ns = other_buffers.device_ns;
+                ns = other_buffers.device_ns, state_only = other_buffers.state_only;
   for (const auto& [name, k] : kernel_stats) {
     launches += k->launches;
     transformed += k->transformed_launches;
@@ -135,12 +137,18 @@ void Runtime::summary() {
     marshals += b->marshals;
     bytes += b->bytes;
     ns += b->device_ns;
+    state_only += b->state_only;
   }
   std::fprintf(stderr,
                "[dl] summary: %llu kernel launches (%llu transformed, %llu fallbacks), %llu "
                "marshals, %.1f MB moved, %.3f ms marshal device time\n",
                (unsigned long long)launches, (unsigned long long)transformed,
                (unsigned long long)fallbacks, (unsigned long long)marshals, bytes / 1e6, ns / 1e6);
+  if (state_only)
+    std::fprintf(stderr,
+                 "[dl]   %llu layout changes without a conversion (content uniform, or "
+                 "undefined and not read)\n",
+                 (unsigned long long)state_only);
   for (const auto& a : auto_rewrites) {
     std::string names;
     for (const auto& k : a.kernels) names += (names.empty() ? "" : ", ") + k;
@@ -164,9 +172,12 @@ void Runtime::summary() {
                    controls.DL_POLICY.c_str(), (unsigned long long)k->kept_aos, k->policy.c_str());
   }
   for (const auto& [id, b] : buffer_stats)
-    std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms\n",
+    std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms%s\n",
                  (unsigned long long)b->id, b->size, (unsigned long long)b->marshals,
-                 joined(b->layouts).c_str(), joined(b->algorithms).c_str(), b->device_ns / 1e6);
+                 joined(b->layouts).c_str(), joined(b->algorithms).c_str(), b->device_ns / 1e6,
+                 b->state_only
+                     ? (", " + std::to_string(b->state_only) + " without a conversion").c_str()
+                     : "");
   if (other_buffer_count)
     std::fprintf(stderr, "[dl]   %llu other released buffers: %llu marshals, %.3f ms\n",
                  (unsigned long long)other_buffer_count, (unsigned long long)other_buffers.marshals,
@@ -215,8 +226,9 @@ void Runtime::write_outputs() {
     r["policy"] = policy_report();
     json bs = json::array();
     std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
-                  mns = other_buffers.device_ns;
+                  mns = other_buffers.device_ns, state_only = other_buffers.state_only;
     for (const auto& [id, s] : buffer_stats) {
+      state_only += s->state_only;
       marshals += s->marshals;
       bytes += s->bytes;
       mns += s->device_ns;
@@ -224,7 +236,8 @@ void Runtime::write_outputs() {
     }
     r["totals"] = {{"kernel_launches", launches}, {"transformed_launches", transformed},
                    {"fallbacks", fallbacks},      {"marshals", marshals},
-                   {"marshal_bytes", bytes},      {"marshal_device_ns", mns}};
+                   {"marshal_bytes", bytes},      {"marshal_device_ns", mns},
+                   {"state_only", state_only}};
     r["kernels"] = ks;
     r["buffers"] = bs;
     if (controls.DL_AUTO) {

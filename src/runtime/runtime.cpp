@@ -94,6 +94,7 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   DL_HOOK(clReleaseCommandQueue)
   DL_HOOK(clEnqueueNDRangeKernel)
   DL_HOOK(clEnqueueTask)
+  DL_HOOK(clEnqueueNativeKernel)
   DL_HOOK(clEnqueueReadBuffer)
   DL_HOOK(clEnqueueReadBufferRect)
   DL_HOOK(clEnqueueWriteBuffer)

@@ -64,6 +64,9 @@ struct ProgramState {
   cl_context context = nullptr;
   std::vector<std::string> sources;  // one per compiled input (several after clLinkProgram)
   SourceAnnotations ann;
+  /// Records of flat arrays whose length S is a kernel argument, made at launches (by
+  /// name, flat_float_62; under the lock, never erased: Need points into it).
+  std::map<std::string, Record> flat_records;
   bool annotated = false;  // has kernels whose annotated buffers all have records
   std::uint32_t tile = 0;  // the T of the shadow build
   std::vector<cl_device_id> devices;
@@ -138,6 +141,7 @@ struct BufferStats {
   bool listed = false;  // in Runtime::buffer_stats (the report lists it)
   std::uint64_t marshals = 0, bytes = 0, device_ns = 0;
   std::uint64_t to_target = 0, to_aos = 0;
+  std::uint64_t state_only = 0;  // layout changes that needed no conversion (content)
   std::set<std::string> algorithms, layouts, kernels;
 };
 
@@ -172,6 +176,13 @@ struct BufferState {
   bool users_known = false;   // every command on it since its creation is in `users`
                               // (false until it is first watched)
   Access conversion;          // its last conversion (later commands on other queues wait)
+  // What the bytes hold, kept on the root of a family (sub-buffers share its bytes;
+  // docs/runtime.md, "Content that needs no conversion"). `undefined`: created without
+  // host data and no command has touched the bytes since. `uniform`: every byte equals
+  // `uniform_byte` (a fill of the whole buffer, and no write since).
+  bool undefined = false;
+  bool uniform = false;
+  unsigned char uniform_byte = 0;
   std::shared_ptr<BufferStats> stats;
 };
 
@@ -257,9 +268,13 @@ class Runtime {
   void set_layout(BufferState& b, const Layout& l, std::size_t n, const Record* rec);
   /// Enqueues one conversion of `b` from its current layout to `to` on `q`, after
   /// wait.for_conversion() and every earlier command on its bytes. Returns an error text,
-  /// empty on success.
+  /// empty on success. When the content makes the conversion a permutation of bytes
+  /// nobody can tell apart (content_shortcut()), only the layout state changes: nothing
+  /// is enqueued and the ordering state (users, last conversion, `wait`) stays as it was.
+  /// `write_only`: the launch the conversion serves never reads `b`.
   std::string marshal(BufferState& b, cl_command_queue q, const Record& rec, std::size_t n,
-                      const Layout& to, WaitList& wait, const std::string& why);
+                      const Layout& to, WaitList& wait, const std::string& why,
+                      bool write_only = false);
   /// Brings every buffer overlapping `m` (itself, its parent, sub-buffers) back to AoS.
   /// `skip_self`: leave `m` itself (its contents are about to be replaced). False when a
   /// conversion failed (the buffer could not be restored; logged).
@@ -270,6 +285,27 @@ class Runtime {
   /// [lo, hi); a converted region inside it becomes AoS without a conversion.
   bool ensure_aos_range(cl_mem m, std::size_t lo, std::size_t hi, bool replaced, cl_command_queue q,
                         WaitList& wait, const char* why);
+  // Content marks (docs/runtime.md, "Content that needs no conversion").
+  /// The buffer whose marks stand for the bytes of `b`: its root; null when the root is
+  /// not tracked (its content is then unknown).
+  BufferState* content_root(const BufferState& b);
+  /// Why converting `b` to `to` needs no conversion kernel: its content is uniform (any
+  /// permutation of equal bytes is the identity), or undefined and the conversion serves
+  /// a launch that never reads it (`write_only`), or undefined and goes back to AoS (the
+  /// bytes never moved). Empty when it needs one.
+  std::string content_shortcut(const BufferState& b, const Layout& to, bool write_only);
+  /// A command touches the bytes of `m` (or of a buffer overlapping it): they are no
+  /// longer undefined, and no longer uniform when it `writes`.
+  void touched(cl_mem m, bool writes);
+  /// clEnqueueFillBuffer of [offset, offset + size) of `m` with a pattern whose bytes all
+  /// equal `byte` (-1: they do not): uniform when it covers the whole root and runs for
+  /// sure (`may_fail`: its wait list may fail, then it may not run); else as touched().
+  void filled(cl_mem m, std::size_t offset, std::size_t size, int byte, bool may_fail);
+  /// A command DL cannot see into may have written any buffer: every mark goes.
+  void forget_content();
+  void set_content(BufferState& root, bool undefined, bool uniform, unsigned char byte = 0);
+  std::size_t content_marked = 0;  // roots with a mark (0: the hooks skip all this)
+
   /// Adds to `wait` the last conversions of the buffers overlapping `m` that a command
   /// on `q` does not follow by queue order.
   void order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wait);
@@ -396,6 +432,7 @@ decltype(::clReleaseCommandQueue) clReleaseCommandQueue;
 // launch.cpp
 decltype(::clEnqueueNDRangeKernel) clEnqueueNDRangeKernel;
 decltype(::clEnqueueTask) clEnqueueTask;
+decltype(::clEnqueueNativeKernel) clEnqueueNativeKernel;
 // transfers.cpp
 decltype(::clEnqueueReadBuffer) clEnqueueReadBuffer;
 decltype(::clEnqueueReadBufferRect) clEnqueueReadBufferRect;
