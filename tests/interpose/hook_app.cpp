@@ -421,6 +421,7 @@ Scenarios all_scenarios() {
   };
   add_trust_scenarios(s);
   add_policy_scenarios(s);
+  add_content_scenarios(s);
   return s;
 }
 

@@ -94,5 +94,7 @@ void add_trust_scenarios(Scenarios& s);
 /// policy_scenarios.cpp: scenarios of the profitability controller and of host accesses
 /// that need no conversion.
 void add_policy_scenarios(Scenarios& s);
+/// content_scenarios.cpp: content that needs no conversion (write_only, uniform fills).
+void add_content_scenarios(Scenarios& s);
 
 }  // namespace hookapp

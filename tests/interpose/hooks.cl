@@ -134,3 +134,29 @@ __kernel void pull(__global particle* p, __global const particle* src, int n) {
   VEL(p, DL_ASTA_T, n, i) += src[i].vel * 0.25f;
   MASS(p, DL_ASTA_T, n, i) += src[i].mass;
 }
+
+// A record without padding (every byte is a field), written whole by a kernel that
+// never reads it: `write_only`. It writes records [0, m) of the annotation's n.
+typedef struct {
+  float4 a;
+  float4 b;
+} pair4;
+
+#ifdef DL_ASTA_T
+#define PAIR_AT(base, W, n, i, o) \
+  (*(__global float4*)((__global char*)(base) + dl_tiled((W), (n), 32, (i), (o), 16)))
+#define PA(p, W, n, i) PAIR_AT(p, W, n, i, 0)
+#define PB(p, W, n, i) PAIR_AT(p, W, n, i, 16)
+#else
+#define PA(p, W, n, i) (p)[i].a
+#define PB(p, W, n, i) (p)[i].b
+#endif
+
+//DL: AoS: write_only p[n] AOS2ASTA_pair4
+//DL: record pair4 32 16 float4:a@0 float4:b@16
+__kernel void emit(__global pair4* p, int n, int m, float t) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)m) return;
+  PA(p, DL_ASTA_T, n, i) = (float4)(t, (float)i, 1.0f, 2.0f);
+  PB(p, DL_ASTA_T, n, i) = (float4)((float)(i & 15), t * 2.0f, -1.0f, 0.5f);
+}

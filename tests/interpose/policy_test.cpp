@@ -189,6 +189,35 @@ TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
   EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 60);
 }
 
+TEST(Policy, AWayThereWithoutConversionIsNotCharged) {
+  // A device where converting to ASTA takes days and back is free. Epochs that begin
+  // with a zero fill change the layout without a conversion on the way there: the
+  // controller charges only the way back and converts. The same epochs with the host's
+  // bytes would pay the days: it never converts them.
+  const std::string dir = cache_dir("fill_epochs");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e-6;
+    d["to_aos_bytes_per_ns"] = 1e9;
+  });
+  const std::string env = auto_env(dir) + " DL_SHADOW_BUILD=background";
+  Result w = run("write_epochs", "preload", env);
+  expect_same("write_epochs", w);
+  EXPECT_EQ(total(w, "transformed_launches"), 0u) << w.report.dump(2);
+  EXPECT_EQ(total(w, "marshals"), 0u);
+  Result f = run("fill_epochs", "preload", env);
+  expect_same("fill_epochs", f);
+  const auto* k = kernel(f, "advance_cap");
+  ASSERT_NE(k, nullptr) << f.report.dump(2);
+  if ((*k)["transformed_launches"] == 0 &&
+      (*k)["policy"].get<std::string>().find("under way") != std::string::npos)
+    GTEST_SKIP() << "the run ended before DL's build of the program did";
+  EXPECT_GE((*k)["transformed_launches"].get<int>(), 1) << f.report.dump(2);
+  ASSERT_TRUE(f.report["buffers"].is_array() && !f.report["buffers"].empty());
+  EXPECT_GE(f.report["buffers"][0]["state_only"].get<int>(), 1) << f.report.dump(2);
+  EXPECT_EQ(f.report["buffers"][0]["to_target"], 0);
+}
+
 TEST(Policy, NeverIsPassThroughWithTracking) {
   Result r = run("partial", "preload", "DL_POLICY=never");
   expect_same("partial", r);
