@@ -751,7 +751,7 @@ class Analyzer {
       const Expr* cv = nullptr;  // a scalar index that is not a constant: checked < S
       std::size_t c = 0;
       if (idx.terms.size() == 1 && !idx.terms[0].ptr && !idx.terms[0].neg)
-        match_flat(idx.terms[0].e, b.flat_count, e, c, &cv);
+        match_flat(idx.terms[0].e, b, e, c, &cv);
       if (e && cv) {
         // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
         // record e when q < S, checked per access (a compare, where dl_flat divides).
@@ -760,13 +760,16 @@ class Analyzer {
         rec.cls.push_back(e);
         Index qi;
         qi.terms.push_back({cv, false, false});
-        stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
+        // The slot varies with q: the access is loop-invariant only where q is too.
+        Offset slot;
+        slot.v.push_back({cv, z});
+        stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         res_.needs.insert(cg_.flat_at());
         sp_replace(lv, [this, lv, bp, rec, qi, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
-                     "dl_flat_at(" + bp->w + ", " + bp->n + ", " + std::to_string(bp->flat_count) +
-                         ", " + std::to_string(z) + ", " + index_text(rec, *bp) + ", " +
+                     "dl_flat_at(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
+                         std::to_string(z) + ", " + index_text(rec, *bp) + ", " +
                          index_text(qi, *bp) + ")");
         });
       } else if (e) {
@@ -778,7 +781,8 @@ class Analyzer {
           if (bp->keep_aos) return sp_.inner_text(lv);
           const std::string i = index_text(rec, *bp);
           const std::string o = std::to_string(c * z), zs = std::to_string(z);
-          const std::string r = std::to_string(bp->flat_count * z);
+          const std::string r = bp->flat_count ? std::to_string(bp->flat_count * z)
+                                               : bp->s + " * " + std::to_string(z);
           const std::string at =
               bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
                      : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " +
@@ -793,8 +797,8 @@ class Analyzer {
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
-                     "dl_flat(" + bp->w + ", " + bp->n + ", " + std::to_string(bp->flat_count) +
-                         ", " + std::to_string(z) + ", " + index_text(idx, *bp) + ")");
+                     "dl_flat(" + bp->w + ", " + bp->n + ", " + bp->s + ", " + std::to_string(z) +
+                         ", " + index_text(idx, *bp) + ")");
         });
       }
       return;
@@ -837,13 +841,24 @@ class Analyzer {
 
   /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
   /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
-  /// not name e, returned in *var.
-  void match_flat(const Expr* x, unsigned s, const Expr*& e, std::size_t& c,
+  /// not name e, returned in *var. S is the binding's constant, or the one parameter
+  /// that gives it at run time (`val[i * K + k]`; every c is then checked, in *var).
+  void match_flat(const Expr* x, const Binding& bd, const Expr*& e, std::size_t& c,
                   const Expr** var = nullptr) {
     e = nullptr;
     c = 0;
     if (var) *var = nullptr;
+    const unsigned s = bd.flat_count;
+    if (!s && !bd.flat_param) return;
     x = x->IgnoreParenImpCasts();
+    auto is_s = [&](const Expr* a) {
+      if (!s) {
+        const auto* r = dyn_cast<DeclRefExpr>(a->IgnoreParenImpCasts());
+        return r && r->getDecl() == bd.flat_param;
+      }
+      auto v = a->getIntegerConstantExpr(ctx_);
+      return v && v->getExtValue() == static_cast<std::int64_t>(s);
+    };
     auto scaled = [&](const Expr* m) -> const Expr* {
       m = m->IgnoreParenImpCasts();
       const auto* b = dyn_cast<BinaryOperator>(m);
@@ -851,9 +866,7 @@ class Analyzer {
       for (int k = 0; k < 2; ++k) {
         const Expr* a = k ? b->getRHS() : b->getLHS();
         const Expr* o = k ? b->getLHS() : b->getRHS();
-        if (auto v = a->getIntegerConstantExpr(ctx_);
-            v && v->getExtValue() == static_cast<std::int64_t>(s))
-          return o;
+        if (is_s(a)) return o;
       }
       return nullptr;
     };
@@ -867,7 +880,8 @@ class Analyzer {
       const Expr* a = k ? b->getRHS() : b->getLHS();
       const Expr* o = k ? b->getLHS() : b->getRHS();
       auto v = a->getIntegerConstantExpr(ctx_);
-      if (!v || v->getExtValue() < 0 || v->getExtValue() >= static_cast<std::int64_t>(s)) continue;
+      if (!s || !v || v->getExtValue() < 0 || v->getExtValue() >= static_cast<std::int64_t>(s))
+        continue;
       if (const Expr* m = scaled(o)) {
         e = m;
         c = static_cast<std::size_t>(v->getExtValue());
@@ -878,7 +892,7 @@ class Analyzer {
     for (int k = 0; k < 2; ++k) {
       const Expr* a = k ? b->getRHS() : b->getLHS();
       const Expr* o = k ? b->getLHS() : b->getRHS();
-      if (a->getIntegerConstantExpr(ctx_) || a->HasSideEffects(ctx_)) continue;
+      if ((s && a->getIntegerConstantExpr(ctx_)) || a->HasSideEffects(ctx_)) continue;
       if (const Expr* m = scaled(o); m && !m->HasSideEffects(ctx_)) {
         e = m;
         *var = a;
@@ -895,6 +909,15 @@ class Analyzer {
   void finish_calls() {
     for (auto& [call, args] : calls_) {
       const FunctionDecl* def = call->getDirectCallee()->getDefinition();
+      bool dynamic = false;
+      for (const auto& a : args) dynamic = dynamic || (a.second->flat && !a.second->flat_count);
+      if (dynamic) {
+        problem(call,
+                "a flat array whose record length S is a kernel argument is passed to "
+                "helper '" +
+                    def->getNameAsString() + "' (inline the helper, or make S a constant)");
+        continue;
+      }
       std::sort(args.begin(), args.end());
       unsigned mask = 0;
       for (const auto& a : args) mask |= 1u << a.first;

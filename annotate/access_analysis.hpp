@@ -56,7 +56,9 @@ struct Binding {
   clang::QualType elem;     // pointee type, unqualified
   std::string as;           // "__global" or "__constant"
   bool flat = false;        // flat scalar array, records of S scalars
-  unsigned flat_count = 0;  // S
+  unsigned flat_count = 0;  // S; 0: S is the annotation's last dimension at run time
+  const clang::ParmVarDecl* flat_param = nullptr;  // that dimension, when one parameter
+  std::string s;                                   // S in generated code
   Record rec;
   bool natural = true;        // slots naturally aligned
   std::string base, w, n;     // their texts in generated code

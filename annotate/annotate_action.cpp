@@ -250,24 +250,43 @@ class Consumer : public ASTConsumer {
         bd.rec = *rec;
       } else if (is_leaf_type(pointee) && !pointee->isVectorType()) {
         // A flat array: the annotation's last dimension is S, the scalars per record.
+        // S may be a constant or read kernel arguments (`val[rows][K]`, one program for
+        // every K): the record is then `:<scalar>`, made by the runtime at each launch.
         Expr::Env env;
         std::string why;
         std::optional<std::int64_t> s;
-        if (dims.size() >= 2) s = dims.back().eval(env, &why);
-        if (!s || !dims.back().names().empty() || !dims.back().is_constant()) {
+        if (dims.size() >= 2 && dims.back().is_constant()) s = dims.back().eval(env, &why);
+        const bool dynamic = dims.size() >= 2 && !dims.back().is_constant() &&
+                             !dims.back().is_whole() && !dims.back().names().empty() &&
+                             dims.back().fields().empty() &&
+                             dims.back().to_cl().find("get_") == std::string::npos;
+        if (!s && !dynamic) {
           return fail("flat array '" + b.name +
-                      "' needs its constant fastest dimension, the number of scalars per record: " +
+                      "' needs its fastest dimension, the number of scalars per record, a "
+                      "constant or integer arguments: " +
                       b.name + "[E][S]");
         }
-        if (*s < 1 || *s > 4096) return fail("flat array '" + b.name + "': S must be in [1, 4096]");
+        if (s && (*s < 1 || *s > 4096))
+          return fail("flat array '" + b.name + "': S must be in [1, 4096]");
         Scalar sc = Scalar::Float;
         scalar_of(pointee, sc);
-        if (recname.empty())
-          recname = "flat_" + std::string(scalar_name(sc)) + "_" + std::to_string(*s);
         bd.flat = true;
-        bd.flat_count = static_cast<unsigned>(*s);
+        if (dynamic) {
+          recname = scalar_name(sc);
+          bd.s = "dl_s_" + b.name;
+          if (dims.back().names().size() == 1 && dims.back().text() == dims.back().names()[0])
+            for (const ParmVarDecl* p : w.fd->parameters())
+              if (p->getName() == dims.back().names()[0]) bd.flat_param = p;
+        } else {
+          if (recname.empty())
+            recname = "flat_" + std::string(scalar_name(sc)) + "_" + std::to_string(*s);
+          bd.flat_count = static_cast<unsigned>(*s);
+          bd.s = std::to_string(*s);
+        }
         try {
-          bd.rec = Record::make(identifier(recname), {{"v", sc, 1, static_cast<unsigned>(*s), 0}});
+          // A run-time S: one scalar stands for the record (alignment, the report).
+          bd.rec = Record::make(identifier(recname),
+                                {{"v", sc, 1, dynamic ? 1u : static_cast<unsigned>(*s), 0}});
         } catch (const LayoutError& e) {
           return fail(e.what());
         }
@@ -279,7 +298,8 @@ class Consumer : public ASTConsumer {
       Layout target = opts_.force_layout ? *opts_.force_layout : b.target;
       c.target = target;
       c.record = bd.rec.name();
-      c.marshaler = (target.kind == LayoutKind::DA ? "AOS2DA_" : "AOS2ASTA_") + bd.rec.name();
+      c.marshaler = (target.kind == LayoutKind::DA ? "AOS2DA_" : "AOS2ASTA_") +
+                    (bd.flat && !bd.flat_count ? "flat_" + c.record : bd.rec.name());
       bd.base = b.name;
       bd.n = "dl_n_" + b.name;
       bd.w = "dl_w_" + b.name;
@@ -512,6 +532,8 @@ class Consumer : public ASTConsumer {
       for (std::size_t d = 0; d < dims; ++d)
         n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(b.name));
       s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
+      if (b.flat && !b.flat_count)
+        s += "\n  const dl_off " + b.s + " = (dl_off)(" + c.dims.back().to_cl() + ");";
       std::string wv;
       if (c.target.kind == LayoutKind::DA)
         wv = b.n;
@@ -599,7 +621,7 @@ class Consumer : public ASTConsumer {
       // Completed annotation: record lines, then the clauses on the first line.
       std::string text;
       for (const auto& b : w.bindings)
-        if (records_done.insert(b.rec.name()).second)
+        if ((!b.flat || b.flat_count) && records_done.insert(b.rec.name()).second)
           text += "//DL: record " + b.rec.describe() + "\n";
       text += "//DL: AoS: ";
       for (std::size_t i = 0; i < w.clauses.size(); ++i)
@@ -684,7 +706,8 @@ class Consumer : public ASTConsumer {
       fill_report(w);
       res_.report.push_back(w.report);
       for (const auto& b : w.bindings)
-        if (marshal_done_.insert(b.rec.name()).second) marshal_records_.push_back(b.rec);
+        if ((!b.flat || b.flat_count) && marshal_done_.insert(b.rec.name()).second)
+          marshal_records_.push_back(b.rec);
     }
     for (auto& w : work)
       if (!w.ok) res_.report.push_back(w.report);
@@ -736,7 +759,9 @@ class Consumer : public ASTConsumer {
       const BufferAnnotation& c = w.clauses[i];
       ArgReport a;
       a.name = b.name;
-      a.record = b.rec.describe();
+      a.record = b.flat && !b.flat_count
+                     ? c.dims.back().text() + " x " + c.record + " (S at each launch)"
+                     : b.rec.describe();
       const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
       for (std::size_t d = 0; d < dims; ++d) {
         const std::string& t = c.dims[d].text();
@@ -760,10 +785,12 @@ class Consumer : public ASTConsumer {
       const unsigned most =
           std::max({a.unit, a.strided, a.invariant, a.gather, a.irregular, a.uniform});
       if (a.strided == most && a.strided)
-        a.pattern = b.flat ? "strided AoS: consecutive work-items read scalars " +
-                                 std::to_string(b.flat_count) + " elements apart"
-                           : "strided AoS: consecutive work-items read fields " +
-                                 std::to_string(b.rec.size()) + " bytes apart";
+        a.pattern = b.flat
+                        ? "strided AoS: consecutive work-items read scalars " +
+                              (b.flat_count ? std::to_string(b.flat_count) : c.dims.back().text()) +
+                              " elements apart"
+                        : "strided AoS: consecutive work-items read fields " +
+                              std::to_string(b.rec.size()) + " bytes apart";
       else if (a.unit == most && a.unit)
         a.pattern = "unit-stride per work-item";
       else if (a.invariant == most && a.invariant)

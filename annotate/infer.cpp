@@ -118,13 +118,31 @@ KernelInference infer_kernel(ASTContext& ctx, const FunctionDecl* fd) {
     }
     Strides st(ctx, p);
     st.TraverseStmt(fd->getBody());
+    if (st.strides.empty() && st.arguments.size() == 1) {
+      // `val[i * K + k]`, K an integer argument: records of K scalars, S at each launch.
+      const std::string k = *st.arguments.begin();
+      const ParmVarDecl* kp = nullptr;
+      for (const ParmVarDecl* q : fd->parameters())
+        if (q->getName() == k) kp = q;
+      if (kp && kp->getType()->isIntegerType() && !kp->getType()->isBooleanType()) {
+        BufferAnnotation b = clause(ctx, p, 0);
+        b.dims.push_back(*dl::Expr::parse(k));
+        out.buffers.push_back(std::move(b));
+        a.inferred = true;
+        a.what = "records of " + k + " " + scalar_name(sc) +
+                 " (the argument that strides its index), n = the whole buffer";
+        out.args.push_back(a);
+        continue;
+      }
+    }
     if (st.strides.empty() && !st.arguments.empty()) {
-      no("indexed with the stride '" + *st.arguments.begin() +
-         "', a kernel argument: an inferred record length S is a constant");
+      std::string list;
+      for (const auto& k : st.arguments) list += (list.empty() ? "'" : "', '") + k;
+      no("indexed with the strides " + list + "': no one record length S");
       continue;
     }
     if (st.strides.empty()) {
-      no("scalars indexed without a constant record stride (g[S*e + c]): not records");
+      no("scalars indexed without a record stride (g[S*e + c]): not records");
       continue;
     }
     if (st.strides.size() > 1) {

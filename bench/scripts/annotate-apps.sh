@@ -5,15 +5,12 @@
 #
 #   bench/scripts/annotate-apps.sh [path/to/dl-annotate] [output dir]
 #
-# SpMV's annotation names the row length K, a kernel argument; dl-annotate needs the
-# flat record's length as a constant, so the SpMV kernel is annotated for one dataset:
-# K = 62, the e40r0000 shape (run it with --matrices table1:e40r0000). Likewise the
-# micro-benchmark is annotated for records of S = 16 floats (run it with --S 16).
+# The micro-benchmark is annotated for records of S = 16 floats, a build option (run it
+# with --S 16). SpMV's row length K is a kernel argument: its one rewrite serves every K.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 annot="${1:-$root/build-eval/annotate/dl-annotate}"
 out="${2:-$root/bench/apps/annotated}"
-SPMV_K=62
 # The micro-benchmark's record has S floats, a build option: annotated for one S.
 MICRO_S=16
 mkdir -p "$out" "$out/variants"
@@ -21,11 +18,6 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs; do
   src="$root/bench/apps/$app/$app.cl"
-  if [ "$app" = spmv ]; then
-    # Only the //DL: line changes: [K] -> [62].
-    sed "/^\/\/DL:/s/\[K\]/[$SPMV_K]/g" "$src" >"$tmp/spmv.cl"
-    src="$tmp/spmv.cl"
-  fi
   extra=()
   [ "$app" = micro ] && extra=(-DS=$MICRO_S)
   "$annot" "$src" -o "$out/$app.cl" -- -I "$root/bench/apps/lbm" "${extra[@]}"

@@ -91,7 +91,8 @@ log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffe
 
 # DL mode: the unmodified AoS applications with annotated kernels (dl-annotate, or the
 # files it wrote into bench/apps/annotated/ where it cannot be built), run plain and under
-# dl-run. SpMV is annotated for one row length (K = 62: the e40r0000 shape).
+# dl-run. SpMV's annotation names its row length K, a kernel argument (one rewrite for
+# every matrix); it runs on the e40r0000 shape.
 dk=""
 dlrun="$B/src/interpose/dl-run"
 annot="$B/annotate/dl-annotate"

@@ -155,6 +155,14 @@ SourceAnnotations scan_annotations(std::string_view source,
 std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims, const Record* rec,
                                           std::string* error = nullptr);
 
+/// A flat array whose record length S is a kernel argument names its scalar type as its
+/// record (`val:float[rows][K]`, no `//DL: record` line): true for such a record name.
+bool is_flat_scalar(const std::string& record);
+/// The record of S scalars of that type (`flat_float_62`, one array field `v`), made at
+/// each launch from S; nullopt (and why) when S is outside [1, kMaxRecordSize / scalar size].
+std::optional<Record> flat_record(const std::string& scalar, std::int64_t s,
+                                  std::string* error = nullptr);
+
 /// Formats one buffer clause back to text (`f[global_size(0)] -> ASTA AOS2ASTA_foo`).
 std::string format_clause(const BufferAnnotation& b);
 

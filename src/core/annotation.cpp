@@ -298,11 +298,10 @@ class ClauseParser {
         return error("'*' (the whole buffer) of '" + name +
                      "' must be the first dimension: " + name + "[*] or " + name + "[*][S]");
       }
-      if (!b.dims.empty() && b.dims[0].is_whole() && (b.dims.size() > 1 || !e->is_constant())) {
+      if (!b.dims.empty() && b.dims[0].is_whole() && b.dims.size() > 1) {
         i_ = start;
         return error("after '*' (the whole buffer), '" + name +
-                     "' takes only the constant record length S of a flat array: " + name +
-                     "[*][S]");
+                     "' takes only the record length S of a flat array: " + name + "[*][S]");
       }
       b.dims.push_back(std::move(*e));
       ++i_;
@@ -580,9 +579,34 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
   return n;
 }
 
+bool is_flat_scalar(const std::string& record) {
+  Scalar sc;
+  return parse_scalar(record, sc);
+}
+
+std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std::string* error) {
+  Scalar sc;
+  if (!parse_scalar(scalar, sc)) {
+    if (error) *error = "'" + scalar + "' is not a scalar type";
+    return std::nullopt;
+  }
+  // The record must be a record (kMaxRecordSize): a long row kept AoS is one too.
+  const std::int64_t most = static_cast<std::int64_t>(kMaxRecordSize / scalar_size(sc));
+  if (s < 1 || s > most) {
+    if (error)
+      *error = "the record length S = " + std::to_string(s) + " is outside [1, " +
+               std::to_string(most) + "] (records of at most 1 MiB)";
+    return std::nullopt;
+  }
+  return Record::make("flat_" + scalar + "_" + std::to_string(s),
+                      {{"v", sc, 1, static_cast<unsigned>(s), 0}});
+}
+
 std::string format_clause(const BufferAnnotation& b) {
   std::string s = b.read_only ? "const " : b.write_only ? "write_only " : "";
   s += b.name;
+  // A flat array whose S is known at launch only names its scalar type (`val:float`).
+  if (is_flat_scalar(b.record)) s += ":" + b.record;
   for (const auto& d : b.dims) s += "[" + d.text() + "]";
   if (b.target.kind == LayoutKind::DA)
     s += " -> DA";

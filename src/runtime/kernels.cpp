@@ -103,14 +103,21 @@ std::string bind(KernelState& ks, cl_uint nargs) {
       return fmt::format("argument {} ('{}') has type '{}', not a pointer", i, b.name, type);
     type.pop_back();
     while (!type.empty() && type.back() == ' ') type.pop_back();
-    const Record& rec = ks.program->ann.records.at(b.record);
+    const auto known = ks.program->ann.records.find(b.record);
+    const Record rec = known != ks.program->ann.records.end()
+                           ? known->second
+                           : flat_record(b.record, 1).value();  // S at each launch
     if (!holds(type, rec))
       return fmt::format("argument {} ('{}') has type '{}*', which does not hold record {}", i,
                          b.name, type, rec.name());
     ks.buffer_args.push_back(i);
   }
   for (const auto& b : ka.buffers)
-    for (const auto& d : b.dims)
+    for (const auto& d : b.dims) {
+      for (const auto& f : d.fields())
+        if (!f.arg.empty() && index(f.arg) < 0)
+          return fmt::format("dimension '{}' of '{}' names '{}', not a parameter of the kernel",
+                             d.text(), b.name, f.arg);
       for (const auto& name : d.names()) {
         const int i = index(name);
         if (i < 0)
@@ -122,6 +129,7 @@ std::string bind(KernelState& ks, cl_uint nargs) {
           return fmt::format("dimension '{}' of '{}' names '{}', of type '{}', not an integer",
                              d.text(), b.name, name, type);
       }
+    }
   return {};
 }
 

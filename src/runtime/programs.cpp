@@ -29,7 +29,7 @@ bool transformable(const SourceAnnotations& ann, std::string* why) {
   }
   for (const auto& k : ann.kernels)
     for (const auto& b : k.buffers)
-      if (ann.records.find(b.record) == ann.records.end()) {
+      if (ann.records.find(b.record) == ann.records.end() && !is_flat_scalar(b.record)) {
         *why = fmt::format("kernel {} argument {}: no '//DL: record {}' line (run dl-annotate)",
                            k.kernel, b.name, b.record.empty() ? "<name>" : b.record);
         return false;
@@ -142,11 +142,18 @@ void prepare_marshalers(const ProgramState& ps) {
     for (cl_device_id d : ps.devices)
       if (Marshaler* m = rt.marshaler(ps.context, d)) ms.push_back(m);
   }
+  std::vector<Record> recs;
+  for (const auto& [name, rec] : ps.ann.records) recs.push_back(rec);
+  // Flat arrays whose S is an argument: one program serves every S of a scalar type.
+  for (const auto& k : ps.ann.kernels)
+    for (const auto& b : k.buffers)
+      if (!ps.ann.records.count(b.record))
+        if (auto r = flat_record(b.record, 2)) recs.push_back(*r);
   for (Marshaler* m : ms)
-    for (const auto& [name, rec] : ps.ann.records) {
+    for (const Record& rec : recs) {
       std::string err;
       if (m->prepare(rec, &err) != CL_SUCCESS)
-        log().warn("record {}: marshaling kernels failed to build: {}", name, err);
+        log().warn("record {}: marshaling kernels failed to build: {}", rec.name(), err);
     }
 }
 

@@ -262,6 +262,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
     return it == scalars.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
   };
   // Inputs.
+  std::map<std::string, dl::Record> flat_records = ann.records;
   std::mt19937 gen(1234);
   std::vector<Data> inputs(args.size());
   for (std::size_t a = 0; a < args.size(); ++a) {
@@ -271,8 +272,14 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       for (const auto& x : ka->buffers)
         if (x.name == params[a]) b = &x;
       ASSERT_NE(b, nullptr) << "parameter " << params[a] << " is not annotated";
-      auto rit = ann.records.find(b->record);
-      ASSERT_NE(rit, ann.records.end()) << "no //DL: record line for " << b->record;
+      auto rit = flat_records.find(b->record);
+      if (rit == flat_records.end() && dl::is_flat_scalar(b->record)) {
+        // A flat array whose S is an argument: the record the runtime makes at launch.
+        auto rec = dl::flat_record(b->record, b->dims.back().eval(env).value_or(0));
+        ASSERT_TRUE(rec.has_value()) << "record length of " << params[a];
+        rit = flat_records.emplace(rec->name(), *rec).first;
+      }
+      ASSERT_NE(rit, flat_records.end()) << "no //DL: record line for " << b->record;
       d.rec = &rit->second;
       std::vector<std::int64_t> dims;
       for (const auto& e : b->dims) dims.push_back(*e.eval(env));

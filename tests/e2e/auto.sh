@@ -61,3 +61,6 @@ run hand "$dir/hand" "$dlrun" --report "$dir/hand.report.json" >/dev/null
 hand_t=$(number transformed_launches "$dir/hand.report.json")
 echo "$name: identical results; transformed launches: auto ${auto_t:-0}, hand-annotated ${hand_t:-0}; rewritten programs: $rewritten"
 [ "${auto_t:-0}" -ge "${hand_t:-0}" ] || { echo "$name: --auto transforms fewer launches than the annotation" >&2; exit 1; }
+# Under DL_POLICY=always an annotated kernel runs transformed: none would mean every
+# launch fell back, and the comparison above would prove nothing.
+[ "${hand:-}" = - ] || [ "${hand_t:-0}" -gt 0 ] || { echo "$name: the hand-annotated kernel transformed no launch" >&2; exit 1; }

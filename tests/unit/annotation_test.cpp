@@ -116,10 +116,10 @@ TEST(Annotation, WriteOnly) {
   EXPECT_FALSE(b.at(0).read_only);
   EXPECT_FALSE(b.at(1).write_only);
   EXPECT_EQ(dl::format_clause(b.at(0)), "write_only out[n] -> ASTA AOS2ASTA_r");
-  for (const char* bad : {"//DL: AoS: const write_only out[n]\n",
-                          "//DL: AoS: write_only const out[n]\n"}) {
-    auto e = dl::scan_annotations(std::string(bad) +
-                                  "__kernel void k(__global r *out, int n) {}\n");
+  for (const char* bad :
+       {"//DL: AoS: const write_only out[n]\n", "//DL: AoS: write_only const out[n]\n"}) {
+    auto e =
+        dl::scan_annotations(std::string(bad) + "__kernel void k(__global r *out, int n) {}\n");
     ASSERT_TRUE(e.has_errors()) << bad;
     EXPECT_NE(e.diagnostics[0].message.find("either const or write_only"), std::string::npos)
         << e.diagnostics[0].message;
@@ -189,11 +189,15 @@ TEST(Annotation, WholeBufferCount) {
   EXPECT_NE(err.find("whole buffer"), std::string::npos) << err;
   e.whole = 12345;
   EXPECT_EQ(b[0].dims[0].eval(e).value_or(-1), 12345);
-  // `*` is the first dimension, followed at most by a constant S, and takes no operators.
-  for (const char* bad : {"//DL: AoS: f[n][*]\n", "//DL: AoS: f[*][*]\n", "//DL: AoS: f[*][n]\n",
-                          "//DL: AoS: f[*][2][3]\n", "//DL: AoS: f[* 2]\n", "//DL: AoS: f[2*]\n"}) {
-    auto d = dl::scan_annotations(std::string(bad) +
-                                  "__kernel void k(__global float* f, int n) {}\n");
+  // `*` is the first dimension, followed at most by S (a constant, or arguments for a
+  // flat array whose record length is an argument), and takes no operators.
+  EXPECT_FALSE(
+      dl::scan_annotations("//DL: AoS: f[*][n]\n__kernel void k(__global float* f, int n) {}")
+          .has_errors());
+  for (const char* bad : {"//DL: AoS: f[n][*]\n", "//DL: AoS: f[*][*]\n", "//DL: AoS: f[*][2][3]\n",
+                          "//DL: AoS: f[* 2]\n", "//DL: AoS: f[2*]\n"}) {
+    auto d =
+        dl::scan_annotations(std::string(bad) + "__kernel void k(__global float* f, int n) {}\n");
     EXPECT_TRUE(d.kernels.empty()) << bad;
     ASSERT_FALSE(d.diagnostics.empty()) << bad;
   }

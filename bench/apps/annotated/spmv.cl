@@ -32,23 +32,29 @@ static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
+/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
+   through dl_flat (a division). */
+static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                                dl_off c) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+}
 #endif
 // Sparse matrix-vector multiplication in ELL format, as an application writes it: every
 // row keeps its K entries together (val[rows][K] and col[rows][K], AoS by row).
-//DL: record flat_float_62 248 4 float*62:v@0
-//DL: record flat_int_62 248 4 int*62:v@0
-//DL: AoS: const val[rows][62] -> ASTA AOS2ASTA_flat_float_62, const col[rows][62] -> ASTA AOS2ASTA_flat_int_62
+//DL: AoS: const val:float[rows][K] -> ASTA AOS2ASTA_flat_float, const col:int[rows][K] -> ASTA AOS2ASTA_flat_int
 #ifdef DL_ASTA_T
 __kernel void spmv_ell(__global const float* val, __global const int* col,
                        __global const float* x, __global float* y, uint rows, uint K) {
   const dl_off dl_n_val = (dl_off)((long)(rows));
+  const dl_off dl_s_val = (dl_off)((long)(K));
   const dl_off dl_w_val = (dl_off)(DL_ASTA_T);
   const dl_off dl_n_col = (dl_off)((long)(rows));
+  const dl_off dl_s_col = (dl_off)((long)(K));
   const dl_off dl_w_col = (dl_off)(DL_ASTA_T);
   const uint i = get_global_id(0);
   if (i >= rows) return;
   float s = 0.0f;
-  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_flat(dl_w_val, dl_n_val, 62, 4, (i * K + k))) * x[DL_REF(__global, int, col, dl_flat(dl_w_col, dl_n_col, 62, 4, (i * K + k)))];
+  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_flat_at(dl_w_val, dl_n_val, dl_s_val, 4, (i), (k))) * x[DL_REF(__global, int, col, dl_flat_at(dl_w_col, dl_n_col, dl_s_col, 4, (i), (k)))];
   y[i] = s;
 }
 #else

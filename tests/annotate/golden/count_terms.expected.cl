@@ -1,7 +1,7 @@
-// ARGS: -DPER_BOX=4
 // Counts the compiler must compute: fields of a by-value struct argument (completed with
 // their byte offset and integer type, read by the runtime from the argument's bytes) and
 // sizeof(type) (replaced by its size).
+#define PER_BOX 4
 typedef struct {
   int nx;
   long volume;

@@ -30,3 +30,17 @@ __kernel void by_sizeof(__global float *g, int n) {
   g[i * 8 + 4] += g[i * 8 + 1];
   g[i * 8 + 7] = 2.0f;
 }
+
+// Records of K floats, K a kernel argument: one program for every K.
+//TEST: ell_scale 1003 args: buf buf int:1003 int:5
+//TEST: ell_scale 1003 args: buf:1100 buf int:1003 int:3
+//DL: AoS: val[rows][K], const w[rows][K]
+__kernel void ell_scale(__global float *val, __global const float *w, int rows, int K) {
+  const int i = get_global_id(0);
+  if (i >= rows) return;
+  float s = 0.0f;
+  for (int k = 0; k < K; ++k) s += w[i * K + k];
+  for (int k = 0; k < K; ++k) val[i * K + k] = val[i * K + k] * 0.5f + s;
+  val[i * K] += 1.0f;
+  val[K * i + 1] -= 2.0f;
+}

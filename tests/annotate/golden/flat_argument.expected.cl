@@ -1,0 +1,90 @@
+// Flat records whose length S is a kernel argument (ELL SpMV with K as an argument): one
+// program for every K. The record is the scalar type (`val:float`); the runtime makes
+// the record of K floats at each launch, and g[i * K + k] names record i, scalar k.
+__kernel void ell(__global const float *val, __global const int *col, __global const float *x,
+                  __global float *y, uint rows, uint K);
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
+   through dl_flat (a division). */
+static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                                dl_off c) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+}
+#endif
+//DL: AoS: const val:float[rows][K] -> ASTA AOS2ASTA_flat_float, const col:int[rows][K] -> ASTA AOS2ASTA_flat_int
+#ifdef DL_ASTA_T
+__kernel void ell(__global const float *val, __global const int *col, __global const float *x,
+                  __global float *y, uint rows, uint K) {
+  const dl_off dl_n_val = (dl_off)((long)(rows));
+  const dl_off dl_s_val = (dl_off)((long)(K));
+  const dl_off dl_w_val = (dl_off)(DL_ASTA_T);
+  const dl_off dl_n_col = (dl_off)((long)(rows));
+  const dl_off dl_s_col = (dl_off)((long)(K));
+  const dl_off dl_w_col = (dl_off)(DL_ASTA_T);
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_flat_at(dl_w_val, dl_n_val, dl_s_val, 4, (i), (k))) * x[DL_REF(__global, int, col, dl_flat_at(dl_w_col, dl_n_col, dl_s_col, 4, (i), (k)))];
+  y[i] = s + DL_REF(__global, float, val, dl_tiled(dl_w_val, dl_n_val, dl_s_val * 4, (i), 0, 4));
+}
+#else
+__kernel void ell(__global const float *val, __global const int *col, __global const float *x,
+                  __global float *y, uint rows, uint K) {
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += val[i * K + k] * x[col[i * K + k]];
+  y[i] = s + val[K * i];
+}
+#endif
+
+// The whole buffer: n = its size over K floats at each launch.
+//DL: AoS: g:float[*][K] -> ASTA AOS2ASTA_flat_float
+#ifdef DL_ASTA_T
+__kernel void whole(__global float *g, int K, ulong dl_whole_g) {
+  const dl_off dl_n_g = (dl_off)((long)(dl_whole_g));
+  const dl_off dl_s_g = (dl_off)((long)(K));
+  const dl_off dl_w_g = (dl_off)(DL_ASTA_T);
+  const int i = get_global_id(0);
+  DL_REF(__global, float, g, dl_flat_at(dl_w_g, dl_n_g, dl_s_g, 4, (i), (1))) = DL_REF(__global, float, g, dl_flat(dl_w_g, dl_n_g, dl_s_g, 4, ((i + 1) * K - 1)));
+}
+#else
+__kernel void whole(__global float *g, int K) {
+  const int i = get_global_id(0);
+  g[i * K + 1] = g[(i + 1) * K - 1];
+}
+#endif
