@@ -43,6 +43,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::set<const VarDecl*> modified;                                      // ++, --, +=, -=, =
   std::map<const VarDecl*, std::vector<const BinaryOperator*>> compound;  // `v op= rhs`
   std::set<const VarDecl*> declared;                                      // every variable
+  std::set<const VarDecl*> stepped;                                       // ++ or --
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     refs.push_back(e);
@@ -66,7 +67,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
   bool VisitUnaryOperator(UnaryOperator* u) {
     if (u->isIncrementDecrementOp())
-      if (const VarDecl* v = var(u->getSubExpr())) modified.insert(v);
+      if (const VarDecl* v = var(u->getSubExpr())) modified.insert(v), stepped.insert(v);
     return true;
   }
   static const VarDecl* var(const Expr* e) {
@@ -750,8 +751,22 @@ class Analyzer {
       const Expr* e = nullptr;
       const Expr* cv = nullptr;  // a scalar index that is not a constant: checked < S
       std::size_t c = 0;
-      if (idx.terms.size() == 1 && !idx.terms[0].ptr && !idx.terms[0].neg)
+      // The parameter moved by whole records only (LBM's `src += MARGIN`, MARGIN a
+      // multiple of S): (g - base) / S records before the index, the same fast paths.
+      const Expr* shift = nullptr;
+      if (idx.terms.size() == 1 && !idx.terms[0].ptr && !idx.terms[0].neg) {
         match_flat(idx.terms[0].e, b, e, c, &cv);
+      } else if (idx.terms.size() == 2 && idx.terms[0].ptr && !idx.terms[0].neg &&
+                 !idx.terms[1].ptr && !idx.terms[1].neg && moved_by_records(idx.terms[0].e, b)) {
+        match_flat(idx.terms[1].e, b, e, c, &cv);
+        if (e) shift = idx.terms[0].e;
+      }
+      // The record index in generated code.
+      auto record_text = [this, shift](const Index& rec, const Binding& bd) {
+        if (!shift) return index_text(rec, bd);
+        return "(dl_off)(" + sp_.text(shift) + " - " + bd.base + ") / " + bd.s + " + " +
+               index_text(rec, bd);
+      };
       if (e && cv) {
         // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
         // record e when q < S, checked per access (a compare, where dl_flat divides).
@@ -765,11 +780,11 @@ class Analyzer {
         slot.v.push_back({cv, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         res_.needs.insert(cg_.flat_at());
-        sp_replace(lv, [this, lv, bp, rec, qi, z, type] {
+        sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
                      "dl_flat_at(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
-                         std::to_string(z) + ", " + index_text(rec, *bp) + ", " +
+                         std::to_string(z) + ", " + record_text(rec, *bp) + ", " +
                          index_text(qi, *bp) + ")");
         });
       } else if (e) {
@@ -777,9 +792,9 @@ class Analyzer {
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
-        sp_replace(lv, [this, lv, bp, rec, c, z, type] {
+        sp_replace(lv, [this, lv, bp, rec, c, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
-          const std::string i = index_text(rec, *bp);
+          const std::string i = record_text(rec, *bp);
           const std::string o = std::to_string(c * z), zs = std::to_string(z);
           const std::string r = bp->flat_count ? std::to_string(bp->flat_count * z)
                                                : bp->s + " * " + std::to_string(z);
@@ -791,9 +806,10 @@ class Analyzer {
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
-        b.stats.back().division = idx.terms.size() != 1 || idx.terms[0].ptr
-                                      ? "through a moved or derived pointer"
-                                      : "an index not of the form S*e + c";
+        b.stats.back().division =
+            idx.terms.size() != 1 || idx.terms[0].ptr
+                ? "through a pointer derived or moved by other than whole records"
+                : "an index not of the form S*e + c";
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -814,6 +830,32 @@ class Analyzer {
                        ")";
       return ref(*bp, type, at);
     });
+  }
+
+  /// True when `p` names the flat parameter of `bd` (its own name) and every change of it
+  /// adds a non-negative integer constant that is a multiple of its constant S (`g += 2*S`,
+  /// `g = g + M`): the pointer then always sits on a record boundary.
+  bool moved_by_records(const Expr* p, const Binding& bd) {
+    const auto* d = dyn_cast<DeclRefExpr>(p->IgnoreParenImpCasts());
+    const auto* v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!v || v != bd.root || !bd.flat_count || col_->stepped.count(v)) return false;
+    auto records = [&](const Expr* c) {
+      auto k = c->getIntegerConstantExpr(ctx_);
+      return k && k->getExtValue() >= 0 && k->getExtValue() % bd.flat_count == 0;
+    };
+    auto self = [&](const Expr* e) { return Collector::var(e->IgnoreParenImpCasts()) == v; };
+    if (auto it = col_->compound.find(v); it != col_->compound.end())
+      for (const BinaryOperator* b : it->second)
+        if (b->getOpcode() != BO_AddAssign || !records(b->getRHS())) return false;
+    if (auto it = col_->assigned.find(v); it != col_->assigned.end())
+      for (const Expr* rhs : it->second) {
+        const auto* b = dyn_cast<BinaryOperator>(rhs->IgnoreParenImpCasts());
+        if (!b || b->getOpcode() != BO_Add ||
+            !((self(b->getLHS()) && records(b->getRHS())) ||
+              (self(b->getRHS()) && records(b->getLHS()))))
+          return false;
+      }
+    return true;
   }
 
   /// A flat index `e * X + c` (any operand order, c optional) with e the work-item id plus

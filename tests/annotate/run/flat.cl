@@ -41,3 +41,17 @@ __kernel void span(__global const float *src, __global float *dst) {
   if (e > 0) s += src[Q * e + back];
   for (int c = 0; c < Q; ++c) dst[Q * e + c] = s + (float)c;
 }
+
+// The base pointer moved by whole records (LBM's `src += MARGIN`): the slot paths, with
+// (g - base) / S records before the index.
+//TEST: moved 1003 args: buf int:1003
+//DL: AoS: g[n][5]
+__kernel void moved(__global float *g, int n) {
+  g += 3 * 5;
+  const int c = get_global_id(0);
+  if (c >= n - 3) return;
+  float s = 0.0f;
+  for (int q = 0; q < 5; ++q) s += g[c * 5 + q];
+  g[c * 5 + 1] = s;
+  g[5 * c + 4] *= 2.0f;
+}
