@@ -30,10 +30,12 @@ cp "$root"/bench/apps/annotated/*.cl "$hand/"
 iters=10
 if [ "$profile" = gpu ]; then
   cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
-         "blackscholes --n 4194304" "md" "streamcluster" "nn" "bezier" "bfs")
+         "blackscholes --n 4194304" "spmv --matrices table1:e40r0000" "md" "streamcluster" "nn"
+         "bezier" "bfs")
 else
   cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
-         "blackscholes --n 1048576" "md --boxes1d 4" "streamcluster --n 100000"
+         "blackscholes --n 1048576" "spmv --matrices table1:e40r0000" "md --boxes1d 4"
+         "streamcluster --n 100000"
          "nn --n 1000000" "bezier --m 15 --nu 128 --nv 128" "bfs --n 100000")
 fi
 dev=()
