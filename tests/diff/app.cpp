@@ -137,7 +137,7 @@ dl_diff::Case warm_up() {
     create.buf = c.buffers++;
     add(create);
     for (int n : {1, 5, 33, 65})
-      for (Form f : {Form::Upd, Form::Whole, Form::UpdDA, Form::UpdT, Form::Sum}) {
+      for (Form f : {Form::Upd, Form::Whole, Form::UpdDA, Form::UpdT, Form::Sum, Form::Emit}) {
         if (kernel_name(f, shape).empty()) continue;
         Op l;
         l.kind = OpKind::Launch;

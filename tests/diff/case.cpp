@@ -21,6 +21,7 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::Bump) return "bump";
   if (!i.record) return "";
   if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
+  if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
   if (i.flat) {
     switch (f) {
       case Form::Upd:
@@ -55,7 +56,8 @@ const char* form_text(Form f) {
                             "a[n], plain b",
                             "no annotation",
                             "plain program",
-                            "p[n], whole records (AoS kept)"};
+                            "p[n], whole records (AoS kept)",
+                            "write_only g[n][S]"};
   return t[static_cast<int>(f)];
 }
 
@@ -186,7 +188,7 @@ std::string print(const Op& op) {
   switch (op.kind) {
     case OpKind::Create: {
       const char* mem[] = {"COPY_HOST_PTR", "USE_HOST_PTR", "no host ptr + write",
-                           "ALLOC|COPY_HOST_PTR"};
+                           "ALLOC|COPY_HOST_PTR", "no host ptr + write_only kernel on all"};
       s << "create b" << op.buf << ": " << op.records << " x " << info(op.shape).text << " ("
         << info(op.shape).size << " B)";
       if (op.slack) s << " + " << op.slack << " B";
@@ -216,7 +218,11 @@ std::string print(const Op& op) {
       break;
     case OpKind::Fill:
       s << q << "fill b" << op.buf << range(op.off, op.size) << " with a " << op.pattern
-        << "-byte pattern, seed " << op.seed << ev;
+        << "-byte pattern, ";
+      if (op.fill_byte >= 0)
+        s << "every byte " << op.fill_byte << ev;
+      else
+        s << "seed " << op.seed << ev;
       break;
     case OpKind::Copy:
       s << q << "copy b" << op.buf << range(op.off, op.size) << " -> b" << op.buf2 << " at "

@@ -28,15 +28,31 @@ const ShapeInfo& info(Shape s);
 /// Kernel forms (tests/diff/kernels/records.cl). Bump is the unannotated byte kernel of
 /// tests/diff/kernels/plain.cl, a program without any annotation. Whole copies whole
 /// records by the work-item id (unit-stride): dl-annotate keeps its buffer in AoS
-/// (`-> AoS`), so DL hands it AoS bytes whatever layout it is in.
-enum class Form : std::uint8_t { Upd, UpdDA, UpdT, UpdG, Cap, Sum, Pair, Half, Plain, Bump, Whole };
+/// (`-> AoS`), so DL hands it AoS bytes whatever layout it is in. Emit (flat arrays only)
+/// never reads its buffer (`write_only g[n][S]`) and writes every scalar of records [0, n).
+enum class Form : std::uint8_t {
+  Upd,
+  UpdDA,
+  UpdT,
+  UpdG,
+  Cap,
+  Sum,
+  Pair,
+  Half,
+  Plain,
+  Bump,
+  Whole,
+  Emit
+};
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
 const char* form_text(Form f);
 
 /// How a buffer is created: COPY_HOST_PTR, USE_HOST_PTR (the host array is observed
-/// directly), no host pointer (then a blocking write fills it), ALLOC|COPY_HOST_PTR.
-enum class Mem : std::uint8_t { Copy, Use, Alloc, AllocCopy };
+/// directly), no host pointer (then a blocking write fills it), ALLOC|COPY_HOST_PTR, or
+/// no host pointer and first used by Emit over every record (flat arrays without slack
+/// bytes only: its undefined bytes are never observed).
+enum class Mem : std::uint8_t { Copy, Use, Alloc, AllocCopy, Emit };
 /// Which program a kernel comes from: the process-wide one, the program family's own
 /// copy of it (rebuilt and queried in cases), or a case's program created from binaries.
 enum class Prog : std::uint8_t { Main, Family, Binary };
@@ -90,6 +106,7 @@ struct Op {
   MapKind map_kind = MapKind::Read;
   // Fill, Image
   int pattern = 1;
+  int fill_byte = -1;  // Fill: every pattern byte this value (-1: random bytes)
   // ReadRect
   std::size_t rect[6] = {0, 0, 0, 0, 0, 0};
 };

@@ -66,6 +66,10 @@ int Builder::create(Shape s, int records, Mem mem, bool read_only) {
   op.shape = s;
   op.records = records;
   op.slack = r_.chance(75) ? 0 : static_cast<int>(r_.pick(std::vector<int>{1, 4, 7, 64}));
+  // The write_only kernel that defines every byte exists for flat arrays only, and may not
+  // write a READ_ONLY buffer; no slack bytes it would leave undefined.
+  if (mem == Mem::Emit && (!info(s).flat || read_only)) mem = Mem::Alloc;
+  if (mem == Mem::Emit) op.slack = 0;
   op.mem = mem;
   op.read_only = read_only;
   op.seed = seeds_++;
@@ -200,6 +204,7 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
   // its own.
   std::vector<Form> forms = {Form::Upd, Form::Upd,  Form::Upd,   Form::UpdG, Form::Sum,
                              Form::Sum, Form::Pair, Form::Plain, Form::Bump};
+  if (si.flat) forms.push_back(Form::Emit);
   if (!si.flat) {
     forms.push_back(Form::UpdDA);
     forms.push_back(Form::UpdT);
@@ -281,16 +286,21 @@ void Builder::write(int q, int b) {
 
 void Builder::fill(int q, int b) {
   const std::size_t sz = buf(b).size;
+  // A third of the fills have a pattern of one byte value (zero or not), of a size that
+  // divides the buffer's: covering the whole buffer, DL converts nothing for them.
+  const bool uniform = r_.chance(35);
   std::vector<int> patterns;
   for (int p : {1, 2, 4, 8, 16, 32, 64, 128})
-    if (static_cast<std::size_t>(p) <= sz) patterns.push_back(p);
+    if (static_cast<std::size_t>(p) <= sz && (!uniform || sz % static_cast<std::size_t>(p) == 0))
+      patterns.push_back(p);
   Op& op = emit(OpKind::Fill, q);
   op.buf = b;
   op.pattern = r_.pick(patterns);
   op.seed = seeds_++;
+  if (uniform) op.fill_byte = r_.chance(50) ? 0 : static_cast<int>(r_.in(1, 255));
   if (!op.event) op.event = r_.chance(30);
   const std::size_t units = sz / static_cast<std::size_t>(op.pattern);
-  if (r_.chance(50)) {
+  if (r_.chance(uniform ? 75 : 50)) {
     op.off = 0;
     op.size = units * static_cast<std::size_t>(op.pattern);
   } else {

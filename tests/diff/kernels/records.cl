@@ -4,7 +4,7 @@
 // compiles it once; cases vary arguments, never this text.
 //
 // Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
-// -> ASTA(8), const, two annotated buffers, an annotated buffer next to a plain one,
+// -> ASTA(8), const, write_only, two annotated buffers, an annotated buffer next to a plain one,
 // a buffer dl-annotate keeps in AoS (whole records only),
 // flat arrays g[n][S] with S odd, a bound other than n (if (i < cap)), and kernels
 // without annotation. Arithmetic is exact (integer operations, float additions of
@@ -335,6 +335,17 @@ __kernel void fplain_3(__global float *g, int n, int k) {
   g[3 * i + 2] += (float)(k + 2);
 }
 
+// Never reads g (write_only) and writes every scalar of the records below n: a buffer created
+// without host data and given to it over all its records keeps no undefined byte.
+//DL: AoS: write_only g[n][3]
+__kernel void femit_3(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[3 * i + 0] = (float)(k + i % 7);
+  g[3 * i + 1] = (float)(k - 1);
+  g[3 * i + 2] = (float)(i % 5);
+}
+
 //DL: AoS: g[n][5]
 __kernel void fupd_5(__global float *g, int n, int k) {
   int i = get_global_id(0);
@@ -390,4 +401,15 @@ __kernel void fplain_5(__global float *g, int n, int k) {
   g[5 * i + 2] += (float)(k + 2);
   g[5 * i + 3] += (float)(k + 3);
   g[5 * i + 4] += (float)(k + 4);
+}
+
+//DL: AoS: write_only g[n][5]
+__kernel void femit_5(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[5 * i + 0] = (float)(k + i % 7);
+  g[5 * i + 1] = (float)(k - 1);
+  g[5 * i + 2] = (float)(i % 5);
+  g[5 * i + 3] = (float)(k * 2);
+  g[5 * i + 4] = (float)(i % 3 - k);
 }
