@@ -513,24 +513,39 @@ class Consumer : public ASTConsumer {
   /// The parameter the runtime sets to the records of a buffer annotated `[*]`.
   static std::string whole_param(const std::string& buffer) { return "dl_whole_" + buffer; }
 
-  /// Parameters appended to the transformed kernel: one `ulong dl_whole_<b>` per buffer
-  /// annotated `[*]`, in the order of the annotation (docs/annotation.md).
+  /// Per buffer, the first buffer of its group of `[*]` buffers sharing one record
+  /// count (dl::whole_groups), or -1.
+  std::vector<int> whole_groups(const KernelWork& w) {
+    KernelAnnotation k;
+    k.buffers = w.clauses;
+    std::map<std::string, Record> recs;
+    for (const Binding& b : w.bindings)
+      if (!b.flat || b.flat_count) recs.emplace(b.rec.name(), b.rec);
+    return dl::whole_groups(k, recs);
+  }
+
+  /// Parameters appended to the transformed kernel: one `ulong dl_whole_<b>` per group of
+  /// buffers annotated `[*]`, named after its first buffer, in the order of the
+  /// annotation (docs/annotation.md).
   std::string whole_params(const KernelWork& w) {
     std::string s;
+    const std::vector<int> g = whole_groups(w);
     for (std::size_t i = 0; i < w.bindings.size(); ++i)
-      if (w.clauses[i].whole()) s += ", ulong " + whole_param(w.bindings[i].name);
+      if (g[i] == static_cast<int>(i)) s += ", ulong " + whole_param(w.bindings[i].name);
     return s;
   }
 
   std::string kernel_prologue(const KernelWork& w) {
     std::string s;
+    const std::vector<int> g = whole_groups(w);
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
       const Binding& b = w.bindings[i];
       const BufferAnnotation& c = w.clauses[i];
       std::string n;
       const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
+      const std::string& whole = w.bindings[static_cast<std::size_t>(g[i] < 0 ? i : g[i])].name;
       for (std::size_t d = 0; d < dims; ++d)
-        n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(b.name));
+        n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(whole));
       s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
       if (b.flat && !b.flat_count)
         s += "\n  const dl_off " + b.s + " = (dl_off)(" + c.dims.back().to_cl() + ");";

@@ -163,6 +163,14 @@ bool is_flat_scalar(const std::string& record);
 std::optional<Record> flat_record(const std::string& scalar, std::int64_t s,
                                   std::string* error = nullptr);
 
+/// Buffers of one kernel annotated `[*]`, not kept in AoS, whose records have one size
+/// (`records` gives it; a flat array whose S is an argument: the same S expression and
+/// scalar size) share one record count, the smallest of their buffers' (records past it
+/// stay AoS): the rewritten kernel then computes their addresses once. Per buffer, the
+/// index of the first buffer of its group (itself when alone), or -1 when not `[*]`.
+std::vector<int> whole_groups(const KernelAnnotation& ka,
+                              const std::map<std::string, Record>& records);
+
 /// Formats one buffer clause back to text (`f[global_size(0)] -> ASTA AOS2ASTA_foo`).
 std::string format_clause(const BufferAnnotation& b);
 

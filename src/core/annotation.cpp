@@ -579,6 +579,36 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
   return n;
 }
 
+std::vector<int> whole_groups(const KernelAnnotation& ka,
+                              const std::map<std::string, Record>& records) {
+  std::vector<std::string> keys;
+  std::vector<int> out;
+  for (const BufferAnnotation& b : ka.buffers) {
+    std::string key;
+    Scalar sc;
+    if (!b.whole()) {
+      out.push_back(-1);
+      keys.emplace_back();
+      continue;
+    }
+    if (b.target.kind != LayoutKind::AoS) {
+      if (auto it = records.find(b.record); it != records.end())
+        key = "R" + std::to_string(it->second.size());
+      else if (parse_scalar(b.record, sc))
+        key = "S" + std::to_string(scalar_size(sc)) + ":" + b.dims.back().text();
+    }
+    int leader = static_cast<int>(out.size());
+    for (std::size_t i = 0; i < keys.size() && !key.empty(); ++i)
+      if (keys[i] == key) {
+        leader = static_cast<int>(i);
+        break;
+      }
+    out.push_back(leader);
+    keys.push_back(key);
+  }
+  return out;
+}
+
 bool is_flat_scalar(const std::string& record) {
   Scalar sc;
   return parse_scalar(record, sc);

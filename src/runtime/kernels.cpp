@@ -64,11 +64,13 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   }
   ks.whole_args.assign(ka.buffers.size(), -1);
   ks.whole_set.assign(ka.buffers.size(), 0);
+  ks.whole_group = whole_groups(ka, ks.program->ann.records);
   for (cl_uint i = nargs; i < shadow_args; ++i) {
     const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
     int which = -1;
     for (std::size_t b = 0; b < ka.buffers.size(); ++b)
-      if (ka.buffers[b].whole() && name == "dl_whole_" + ka.buffers[b].name && ks.whole_args[b] < 0)
+      if (ks.whole_group[b] == static_cast<int>(b) && name == "dl_whole_" + ka.buffers[b].name &&
+          ks.whole_args[b] < 0)
         which = static_cast<int>(b);
     if (which < 0 || arg_string(ks.shadow, i, CL_KERNEL_ARG_TYPE_NAME) != "ulong")
       return fmt::format(
@@ -77,11 +79,14 @@ std::string bind(KernelState& ks, cl_uint nargs) {
           shadow_args, nargs, i, name);
     ks.whole_args[static_cast<std::size_t>(which)] = static_cast<int>(i);
   }
-  for (std::size_t b = 0; b < ka.buffers.size(); ++b)
+  for (std::size_t b = 0; b < ka.buffers.size(); ++b) {
+    const int g = ks.whole_group[b];
+    if (g >= 0) ks.whole_args[b] = ks.whole_args[static_cast<std::size_t>(g)];
     if (ka.buffers[b].whole() && ka.buffers[b].target.kind != LayoutKind::AoS &&
         ks.whole_args[b] < 0)
       return fmt::format("'{}' is annotated [*] but its DL build has no argument dl_whole_{}",
-                         ka.buffers[b].name, ka.buffers[b].name);
+                         ka.buffers[b].name, ka.buffers[static_cast<std::size_t>(g)].name);
+  }
   auto index = [&](const std::string& name) {
     for (cl_uint i = 0; i < nargs; ++i)
       if (ks.arg_names[i] == name) return static_cast<int>(i);

@@ -199,6 +199,16 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
   for (Need& nd : out)
     for (const Need& o : out)
       if (o.mem == nd.mem && !o.write_only) nd.write_only = false;
+  // Buffers annotated [*] that share one record count: the smallest of theirs.
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < out.size() && i < ks.whole_group.size(); ++i)
+      if (const int g = ks.whole_group[i]; g >= 0 && g != static_cast<int>(i)) {
+        std::size_t& lead = out[static_cast<std::size_t>(g)].n;
+        if (pass == 0)
+          lead = std::min(lead, out[i].n);
+        else
+          out[i].n = lead;
+      }
   if (std::string a = aliasing(rt, ks, out); !a.empty()) {
     why = std::move(a);
     return {};

@@ -126,7 +126,10 @@ struct KernelState {
   /// buffer annotated `[*]` (past the application's arguments), or -1.
   std::vector<int> whole_args;
   std::vector<std::uint64_t> whole_set;  // the count last set on each of them (0: none)
-  std::vector<std::string> arg_names;    // the compiler's parameter names (argument info)
+  /// Per annotated buffer, the first buffer of its group of [*] buffers that share one
+  /// record count (dl::whole_groups: the smallest of theirs), or -1.
+  std::vector<int> whole_group;
+  std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
   std::uint32_t app_refs = 1;
   std::shared_ptr<KernelStats> stats;

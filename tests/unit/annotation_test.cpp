@@ -251,3 +251,23 @@ TEST(Expr, SizeofIsResolvedByTheAnnotator) {
   for (const char* bad : {"sizeof", "sizeof()", "sizeof(float", "sizeof(float*)"})
     EXPECT_FALSE(dl::Expr::parse(bad).has_value()) << bad;
 }
+
+// [*] buffers with records of one size share a record count (not those kept in AoS, and
+// flat arrays whose S is an argument only with the same S and scalar size).
+TEST(Annotation, WholeGroups) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: a[*] -> ASTA AOS2ASTA_r, b[*] -> ASTA AOS2ASTA_q, c[n] -> ASTA AOS2ASTA_r, "
+      "d[*] -> AoS AOS2ASTA_r, e[*] -> DA AOS2DA_r, f:float[*][K] -> ASTA AOS2ASTA_flat_float, "
+      "g:int[*][K] -> ASTA AOS2ASTA_flat_int, h:float[*][M] -> ASTA AOS2ASTA_flat_float, "
+      "i[*] -> ASTA AOS2ASTA_s\n"
+      "__kernel void k(__global r *a, __global q *b, __global r *c, __global r *d, __global r *e, "
+      "__global float *f, __global int *g, __global float *h, __global s *i, int n, int K, "
+      "int M) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  std::map<std::string, dl::Record> recs;
+  recs.emplace("r", dl::Record::make("r", {{"x", dl::Scalar::Float}}));
+  recs.emplace("q", dl::Record::make("q", {{"y", dl::Scalar::Int}}));
+  recs.emplace("s", dl::Record::make("s", {{"z", dl::Scalar::Double}}));
+  EXPECT_EQ(dl::whole_groups(s.kernels.at(0), recs),
+            (std::vector<int>{0, 0, -1, 3, 0, 5, 5, 7, 8}));
+}

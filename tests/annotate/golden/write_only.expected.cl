@@ -64,10 +64,10 @@ __kernel void produce(__global struct rec *out, int n, float k) {
 
 //DL: AoS: write_only dst[*] -> ASTA AOS2ASTA_rec, const src[*] -> ASTA AOS2ASTA_rec
 #ifdef DL_ASTA_T
-__kernel void derive(__global struct rec *dst, __global const struct rec *src, ulong dl_whole_dst, ulong dl_whole_src) {
+__kernel void derive(__global struct rec *dst, __global const struct rec *src, ulong dl_whole_dst) {
   const dl_off dl_n_dst = (dl_off)((long)(dl_whole_dst));
   const dl_off dl_w_dst = (dl_off)(DL_ASTA_T);
-  const dl_off dl_n_src = (dl_off)((long)(dl_whole_src));
+  const dl_off dl_n_src = (dl_off)((long)(dl_whole_dst));
   const dl_off dl_w_src = (dl_off)(DL_ASTA_T);
   const int i = get_global_id(0);
   DL_REF(__global, float, dst, dl_tiled(dl_w_dst, dl_n_dst, 8, (i), 0, 4)) = DL_REF(__global, float, src, dl_tiled(dl_w_src, dl_n_src, 8, (i), 0, 4)) + 1.0f;
