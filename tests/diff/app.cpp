@@ -136,24 +136,36 @@ dl_diff::Case warm_up() {
     create.records = 65;
     create.buf = c.buffers++;
     add(create);
-    for (int n : {1, 5, 33, 65})
-      for (Form f : {Form::Upd, Form::Whole, Form::UpdDA, Form::UpdT, Form::Sum, Form::Emit}) {
-        if (kernel_name(f, shape).empty()) continue;
-        Op l;
-        l.kind = OpKind::Launch;
-        l.form = f;
-        l.shape = shape;
-        l.buf = create.buf;
-        l.buf2 = out.buf;
-        l.n = n;
-        l.g = static_cast<std::size_t>(n);
-        add(l);
-        Op r;
-        r.kind = OpKind::Read;
-        r.buf = create.buf;
-        r.size = 1;
-        add(r);
-      }
+    auto launch = [&](Form f, int n, int len) {
+      Op l;
+      l.kind = OpKind::Launch;
+      l.form = f;
+      l.shape = shape;
+      l.buf = create.buf;
+      l.buf2 = out.buf;
+      l.n = n;
+      l.cap = n;
+      l.len = len;
+      l.g = static_cast<std::size_t>(n);
+      add(l);
+      Op r;
+      r.kind = OpKind::Read;
+      r.buf = create.buf;
+      r.size = 1;
+      add(r);
+    };
+    for (int n : {1, 5, 33, 65}) {
+      for (Form f :
+           {Form::Upd, Form::Whole, Form::UpdDA, Form::UpdT, Form::Sum, Form::Emit, Form::Dims})
+        if (!kernel_name(f, shape).empty()) launch(f, n, 0);
+      // Records of K floats, K an argument (the buffer holds 65 * S floats).
+      if (info(shape).flat)
+        for (int len : {1, 2, 3, 5, 7}) {
+          const int most = static_cast<int>(65 * info(shape).size / sizeof(float)) / len;
+          launch(Form::UpdK, std::min(n, most), len);
+          launch(Form::SumK, std::min(n, most), len);
+        }
+    }
   }
   return c;
 }

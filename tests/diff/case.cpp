@@ -22,6 +22,9 @@ std::string kernel_name(Form f, Shape s) {
   if (!i.record) return "";
   if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
   if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
+  if (f == Form::UpdK) return i.flat ? "fupdk" : "";
+  if (f == Form::SumK) return i.flat ? "fsumk" : "";
+  if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
   if (i.flat) {
     switch (f) {
       case Form::Upd:
@@ -57,7 +60,10 @@ const char* form_text(Form f) {
                             "no annotation",
                             "plain program",
                             "p[n], whole records (AoS kept)",
-                            "write_only g[n][S]"};
+                            "write_only g[n][S]",
+                            "g[n][K], K an argument",
+                            "const g[n][K], K an argument",
+                            "p[d.count], d by value, if (i < cap)"};
   return t[static_cast<int>(f)];
 }
 
@@ -165,6 +171,16 @@ std::string launch_text(const Op& op) {
       break;
     case Form::Bump:
       s << ", bytes=" << op.n << ", k=" << op.k;
+      break;
+    case Form::UpdK:
+      s << ", n=" << op.n << ", K=" << op.len << ", k=" << op.k;
+      break;
+    case Form::SumK:
+      s << ", n=" << op.n << ", K=" << op.len << ", out=b" << op.buf2;
+      break;
+    case Form::Dims:
+      s << ", d={k=" << op.k << ", count=" << static_cast<std::uint32_t>(op.n)
+        << "}, cap=" << op.cap;
       break;
     default:
       s << ", n=" << op.n << ", k=" << op.k;

@@ -30,6 +30,10 @@ const ShapeInfo& info(Shape s);
 /// records by the work-item id (unit-stride): dl-annotate keeps its buffer in AoS
 /// (`-> AoS`), so DL hands it AoS bytes whatever layout it is in. Emit (flat arrays only)
 /// never reads its buffer (`write_only g[n][S]`) and writes every scalar of records [0, n).
+/// UpdK and SumK (flat arrays only) read records of K floats, K a kernel argument
+/// (`g[n][K]`, `const g[n][K]`: one kernel for every K, whatever S the buffer was made
+/// of). Dims takes its count from a field of a struct passed by value (`p[d.count]`,
+/// d = {k, count}) and is bounded by cap, as Cap.
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -42,7 +46,10 @@ enum class Form : std::uint8_t {
   Plain,
   Bump,
   Whole,
-  Emit
+  Emit,
+  UpdK,
+  SumK,
+  Dims
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -62,7 +69,7 @@ enum class OpKind : std::uint8_t {
   Create,       // buf: shape, mem, records, slack, read_only, seed
   Sub,          // buf = sub-buffer of buf2 at off, size bytes
   Release,      // clReleaseMemObject(buf)
-  Launch,       // form on buf (a), buf2 (b of Pair/Half, out of Sum); n, cap, k, g, l
+  Launch,       // form on buf (a), buf2 (b of Pair/Half, out of Sum); n, cap, k, len, g, l
   Read,         // off, size, blocking
   ReadRect,     // rect[]: x, y (rows), width, height, buffer pitch, host pitch; blocking
   Write,        // off, size, blocking, seed
@@ -97,10 +104,11 @@ struct Op {
   // Launch, UserEvent
   Form form = Form::Upd;
   Prog prog = Prog::Main;
-  int n = 0, cap = 0, k = 0;
-  std::size_t g = 0, l = 0;  // global and local size (l = 0: NULL)
-  int status = 0;            // UserEvent: 0 (CL_COMPLETE) or negative
-  bool follow = false;       // UserEvent: a read chained after the launch before the status
+  int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
+  int len = 0;                // UpdK, SumK: K, the floats per record
+  std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
+  int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative
+  bool follow = false;        // UserEvent: a read chained after the launch before the status
   // Map, Unmap
   int map = -1;
   MapKind map_kind = MapKind::Read;

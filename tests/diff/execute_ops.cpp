@@ -95,14 +95,35 @@ void Executor::release(const Op& op) {
 }
 
 bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access>& acc) {
-  const bool two = op.form == Form::Pair || op.form == Form::Half || op.form == Form::Sum;
+  const bool sum = op.form == Form::Sum || op.form == Form::SumK;
+  const bool two = op.form == Form::Pair || op.form == Form::Half || sum;
   if (!live(op.buf) || (two && !live(op.buf2))) return false;
   const Buffer& a = bufs_[static_cast<std::size_t>(op.buf)];
   std::vector<std::pair<std::size_t, const void*>> args = {{sizeof(cl_mem), &a.mem}};
   const cl_mem* b = two ? &bufs_[static_cast<std::size_t>(op.buf2)].mem : nullptr;
-  acc.push_back({a.root, op.form != Form::Sum});
-  if (two) acc.push_back({bufs_[static_cast<std::size_t>(op.buf2)].root, op.form == Form::Sum});
+  acc.push_back({a.root, !sum});
+  if (two) acc.push_back({bufs_[static_cast<std::size_t>(op.buf2)].root, sum});
+  // dims_t of records.cl: {int k; uint count;}, passed by value.
+  struct Dims {
+    cl_int k;
+    cl_uint count;
+  } dims = {op.k, static_cast<cl_uint>(op.n)};
+  const cl_uint un = static_cast<cl_uint>(op.n), ulen = static_cast<cl_uint>(op.len);
   switch (op.form) {
+    case Form::UpdK:
+      args.push_back({sizeof op.n, &op.n});
+      args.push_back({sizeof op.len, &op.len});
+      args.push_back({sizeof op.k, &op.k});
+      break;
+    case Form::SumK:
+      args.push_back({sizeof un, &un});
+      args.push_back({sizeof ulen, &ulen});
+      args.push_back({sizeof(cl_mem), b});
+      break;
+    case Form::Dims:
+      args.push_back({sizeof dims, &dims});
+      args.push_back({sizeof op.cap, &op.cap});
+      break;
     case Form::UpdG:
       args.push_back({sizeof op.k, &op.k});
       break;

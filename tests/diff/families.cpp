@@ -36,8 +36,9 @@ void basic(Builder& b) {
   random_ops(b, {q}, pool, 5, 14);
 }
 
-// Kernels whose range is another bound than the annotation's n (n < cap, n = 0), and
-// n = 0 or a global size of 0 in the other forms.
+// Kernels whose range is another bound than the annotation's n (n < cap, n = 0; a count
+// from a struct argument also past the buffer), and n = 0 or a global size of 0 in the
+// other forms.
 void bounds(Builder& b) {
   const int q = b.queue(true);
   auto pool = make_buffers(b, static_cast<int>(b.rng().in(1, 2)));
@@ -45,12 +46,18 @@ void bounds(Builder& b) {
   for (int i = 0; i < n; ++i) {
     const int a = b.rng().pick(pool);
     const auto v = b.rng().in(0, 99);
-    if (v < 50) {
+    if (v < 35) {
       b.launch(q, Form::Cap, a, -1, b.n_upto(b.buf(a).records()));
+    } else if (v < 52) {
+      // d.count of a struct argument: 0, smaller than cap, equal, the buffer's records,
+      // more than the buffer holds (DL falls back).
+      b.launch_dims(q, a, b.rng().chance(10) ? 0 : b.n_upto(b.buf(a).records()), true);
     } else if (v < 62) {
-      const Form zero[] = {Form::Upd, Form::Sum, Form::Pair, Form::Plain};
-      const Form f = zero[b.rng().in(0, 3)];
+      const Form zero[] = {Form::Upd, Form::Sum, Form::Pair, Form::Plain, Form::UpdK};
+      Form f = zero[b.rng().in(0, 4)];
+      if (f == Form::UpdK && !info(b.buf(a).shape).flat) f = Form::Upd;
       b.launch(q, f, a, f == Form::Sum ? b.out_for(1) : f == Form::Pair ? a : -1, 0);
+      if (f == Form::UpdK) b.kase().ops.back().len = 2;
     } else if (v < 67) {
       b.launch(q, Form::UpdG, a, -1, 0);  // a global size of 0: the implementation's answer
     } else {

@@ -10,6 +10,9 @@ namespace {
 
 const std::vector<int> kN = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
 const std::vector<int> kRecords = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+// K of the kernels whose flat records have K floats, K an argument: the buffers' own S
+// (3, 5) and others, so that one buffer is converted with one K and wanted with another.
+const std::vector<int> kLens = {1, 2, 3, 5, 7};
 
 std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
@@ -126,7 +129,7 @@ std::vector<int> Builder::alive(int shape, std::size_t min_records) const {
 int Builder::out_for(int n) {
   for (int b : alive(static_cast<int>(Shape::U32), static_cast<std::size_t>(std::max(n, 1))))
     if (writable(b)) return b;
-  return create(Shape::U32, 65, r_.chance(80) ? Mem::Copy : Mem::Alloc);
+  return create(Shape::U32, std::max(65, n), r_.chance(80) ? Mem::Copy : Mem::Alloc);
 }
 
 void Builder::sizes(Op& op, std::size_t g_min) {
@@ -181,10 +184,42 @@ void Builder::launch(int q, Form f, int a, int b, int n, Prog prog) {
       sizes(op, static_cast<std::size_t>(n));
       break;
     }
+    case Form::Dims:  // touches records [0, cap); d.count is n (launch_dims may vary it)
+      op.cap = n;
+      sizes(op, static_cast<std::size_t>(n));
+      break;
     default:
       sizes(op, static_cast<std::size_t>(n));
       break;
   }
+}
+
+void Builder::launch_k(int q, int a, bool sum, int not_len) {
+  const std::size_t floats = buf(a).size / sizeof(float);
+  std::vector<int> lens;
+  for (int K : kLens)
+    if (K != not_len && floats >= static_cast<std::size_t>(K)) lens.push_back(K);
+  if (lens.empty()) return;
+  const int K = r_.pick(lens);
+  const int n = n_upto(floats / static_cast<std::size_t>(K));  // n records of K floats fit
+  launch(q, sum ? Form::SumK : Form::UpdK, a, sum ? out_for(n) : -1, n);
+  c_.ops.back().len = K;
+}
+
+void Builder::launch_dims(int q, int a, int cap, bool vary) {
+  launch(q, Form::Dims, a, -1, cap);
+  if (!vary) return;
+  const int records = static_cast<int>(buf(a).records());
+  const int choice = static_cast<int>(r_.in(0, 7));
+  Op& op = c_.ops.back();
+  op.n = choice == 0   ? 0
+         : choice == 1 ? (cap > 1 ? static_cast<int>(r_.in(1, cap - 1)) : 0)
+         : choice == 2 ? cap
+         : choice == 3 ? records
+         : choice == 4 ? records + 1
+         : choice == 5 ? records + static_cast<int>(r_.in(2, 40))
+         : choice == 6 ? 0x7FFFFFFF
+                       : -1;  // 0xFFFFFFFF
 }
 
 void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool read_only) {
@@ -196,6 +231,10 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
     return;
   }
   if (read_only) {
+    if (si.flat && r_.chance(30)) {
+      launch_k(q, a, true);
+      return;
+    }
     const int n = n_upto(A.records());
     launch(q, Form::Sum, a, out_for(n), n);
     return;
@@ -203,8 +242,13 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
   // Cap and n = 0 belong to the bounds family, so that each family's differences stay
   // its own.
   std::vector<Form> forms = {Form::Upd, Form::Upd,  Form::Upd,   Form::UpdG, Form::Sum,
-                             Form::Sum, Form::Pair, Form::Plain, Form::Bump};
-  if (si.flat) forms.push_back(Form::Emit);
+                             Form::Sum, Form::Pair, Form::Plain, Form::Bump, Form::Dims};
+  if (si.flat) {
+    forms.push_back(Form::Emit);
+    forms.push_back(Form::UpdK);
+    forms.push_back(Form::UpdK);
+    forms.push_back(Form::SumK);
+  }
   if (!si.flat) {
     forms.push_back(Form::UpdDA);
     forms.push_back(Form::UpdT);
@@ -234,6 +278,18 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
       return;
     case Form::UpdG:
       launch(q, f, a, -1, static_cast<int>(r_.in(1, static_cast<std::int64_t>(A.records()))));
+      return;
+    case Form::UpdK:
+    case Form::SumK: {
+      launch_k(q, a, f == Form::SumK);
+      // Often the same buffer again with another K: converted with one record length,
+      // wanted with another.
+      if (r_.chance(40) && c_.ops.back().kind == OpKind::Launch && c_.ops.back().buf == a)
+        launch_k(q, a, r_.chance(30), c_.ops.back().len);
+      return;
+    }
+    case Form::Dims:
+      launch_dims(q, a, n_upto(A.records()), false);
       return;
     default:
       launch(q, f, a, -1, n_upto(A.records()));

@@ -69,6 +69,12 @@ class Builder {
 
   /// A launch of `f` on `a` (and `b`: Pair/Half partner or Sum output) with n records.
   void launch(int q, Form f, int a, int b, int n, Prog prog = Prog::Main);
+  /// A launch of UpdK (SumK when `sum`) on the flat array `a` with K drawn from a few
+  /// lengths (other than `not_len`) whose records fit it; none when no K fits.
+  void launch_k(int q, int a, bool sum, int not_len = 0);
+  /// A launch of Dims on `a` touching `cap` records; `vary`: d.count 0, smaller, equal,
+  /// the buffer's records or more (DL falls back), else d.count = cap.
+  void launch_dims(int q, int a, int cap, bool vary);
   /// A launch of a random form valid for a's shape; partners/outputs from `pool`.
   void random_launch(int q, int a, const std::vector<int>& pool, bool read_only = false);
   void read(int q, int b);   // whole, partial or rect; blocking or not

@@ -4,12 +4,13 @@
 // compiles it once; cases vary arguments, never this text.
 //
 // Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
-// -> ASTA(8), const, write_only, two annotated buffers, an annotated buffer next to a plain one,
-// a buffer dl-annotate keeps in AoS (whole records only),
-// flat arrays g[n][S] with S odd, a bound other than n (if (i < cap)), and kernels
-// without annotation. Arithmetic is exact (integer operations, float additions of
-// small integers and multiplications by two), so the original and the rewritten kernel
-// give the same bits whatever the compiler contracts or vectorises.
+// -> ASTA(8), const, write_only, two annotated buffers, an annotated buffer next to a
+// plain one, a buffer dl-annotate keeps in AoS (whole records only), flat arrays
+// g[n][S] with S odd, flat records g[n][K] whose length K is an argument, a count from a
+// field of a struct passed by value (p[d.count]), a bound other than n (if (i < cap)),
+// and kernels without annotation. Arithmetic is exact (integer operations, float
+// additions of small integers and multiplications by two), so the original and the
+// rewritten kernel give the same bits whatever the compiler contracts or vectorises.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 typedef struct {
@@ -412,4 +413,82 @@ __kernel void femit_5(__global float *g, int n, int k) {
   g[5 * i + 2] = (float)(i % 5);
   g[5 * i + 3] = (float)(k * 2);
   g[5 * i + 4] = (float)(i % 3 - k);
+}
+
+// Flat records whose length K is a kernel argument: one kernel for every K, the runtime
+// makes the record of K floats at each launch. The same buffer meets several K in
+// successive launches, and the kernels of a constant S above.
+//DL: AoS: g[n][K]
+__kernel void fupdk(__global float *g, int n, int K, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  for (int j = 0; j < K; ++j) g[i * K + j] += (float)(k + j);
+}
+
+// The same with unsigned arguments, read only.
+//DL: AoS: const g[n][K]
+__kernel void fsumk(__global const float *g, uint n, uint K, __global uint *out) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint s = 0u;
+  for (uint j = 0; j < K; ++j) s ^= as_uint(g[i * K + j]) * (2u * j + 1u);
+  out[i] = s;
+}
+
+// Record counts from a field of a struct passed by value (completed as d.count@4:uint,
+// read from the argument's bytes at launch). The bound is cap: the count may be smaller
+// than the range the kernel touches, or larger than the buffer (DL must fall back).
+typedef struct {
+  int k;
+  uint count;
+} dims_t;
+
+//DL: AoS: p[d.count]
+__kernel void dcap_fd(__global rec_fd *p, dims_t d, int cap) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].f += (float)d.k;
+    p[i].d = p[i].d * 2.0 - (double)d.k;
+  }
+}
+
+//DL: AoS: p[d.count]
+__kernel void dcap_cis(__global rec_cis *p, dims_t d, int cap) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].c += (char)d.k;
+    p[i].i = (int)((uint)p[i].i * 3u + (uint)d.k);
+    p[i].s ^= (short)d.k;
+  }
+}
+
+//DL: AoS: p[d.count]
+__kernel void dcap_f4i(__global rec_f4i *p, dims_t d, int cap) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    p[i].v = p[i].v * 2.0f + (float)d.k;
+    p[i].k = (int)((uint)p[i].k + (uint)d.k);
+  }
+}
+
+//DL: AoS: g[d.count][3]
+__kernel void fdcap_3(__global float *g, dims_t d, int cap) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    g[3 * i + 0] += (float)(d.k + 0);
+    g[3 * i + 1] += (float)(d.k + 1);
+    g[3 * i + 2] += (float)(d.k + 2);
+  }
+}
+
+//DL: AoS: g[d.count][5]
+__kernel void fdcap_5(__global float *g, dims_t d, int cap) {
+  int i = get_global_id(0);
+  if (i < cap) {
+    g[5 * i + 0] += (float)(d.k + 0);
+    g[5 * i + 1] += (float)(d.k + 1);
+    g[5 * i + 2] += (float)(d.k + 2);
+    g[5 * i + 3] += (float)(d.k + 3);
+    g[5 * i + 4] += (float)(d.k + 4);
+  }
 }
