@@ -11,6 +11,7 @@
 
 #include "case.hpp"
 #include "executor.hpp"
+#include "generate.hpp"
 
 #ifndef DL_DIFF_KERNEL_DIR
 #define DL_DIFF_KERNEL_DIR "."
@@ -160,7 +161,7 @@ dl_diff::Case warm_up() {
         if (!kernel_name(f, shape).empty()) launch(f, n, 0);
       // Records of K floats, K an argument (the buffer holds 65 * S floats).
       if (info(shape).flat)
-        for (int len : {1, 2, 3, 5, 7}) {
+        for (int len : kFlatLens) {
           const int most = static_cast<int>(65 * info(shape).size / sizeof(float)) / len;
           launch(Form::UpdK, std::min(n, most), len);
           launch(Form::SumK, std::min(n, most), len);

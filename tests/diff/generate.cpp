@@ -10,9 +10,6 @@ namespace {
 
 const std::vector<int> kN = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
 const std::vector<int> kRecords = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
-// K of the kernels whose flat records have K floats, K an argument: the buffers' own S
-// (3, 5) and others, so that one buffer is converted with one K and wanted with another.
-const std::vector<int> kLens = {1, 2, 3, 5, 7};
 
 std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
@@ -197,7 +194,7 @@ void Builder::launch(int q, Form f, int a, int b, int n, Prog prog) {
 void Builder::launch_k(int q, int a, bool sum, int not_len) {
   const std::size_t floats = buf(a).size / sizeof(float);
   std::vector<int> lens;
-  for (int K : kLens)
+  for (int K : kFlatLens)
     if (K != not_len && floats >= static_cast<std::size_t>(K)) lens.push_back(K);
   if (lens.empty()) return;
   const int K = r_.pick(lens);

@@ -34,6 +34,11 @@ class Rng {
   std::uint64_t s_;
 };
 
+/// K of the kernels whose flat records have K floats, K an argument (UpdK, SumK): the
+/// buffers' own S (3, 5) and others, so that one buffer is converted with one K and wanted
+/// with another. The application's warm-up launches each.
+inline const std::vector<int> kFlatLens = {1, 2, 3, 5, 7};
+
 /// Alignment of sub-buffer origins (CL_DEVICE_MEM_BASE_ADDR_ALIGN of PoCL, in bytes;
 /// other devices with a larger one answer CL_MISALIGNED_SUB_BUFFER_OFFSET both ways).
 constexpr std::size_t kAlign = 128;
