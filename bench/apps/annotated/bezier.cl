@@ -62,7 +62,7 @@ static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #endif
 #endif
 //DL: record point3 24 8 double:x@0 double:y@8 double:z@16
-//DL: AoS: const ctrl[m + 1][m + 1] -> AoS AOS2ASTA_point3, out[nu * nv] -> ASTA AOS2ASTA_point3
+//DL: AoS: const ctrl[m + 1][m + 1] -> AoS AOS2ASTA_point3, write_only out[nu * nv] -> ASTA AOS2ASTA_point3
 #ifdef DL_ASTA_T
 __kernel void bezier_kernel(__global const point3* ctrl, int m, __global point3* out, int nu,
                             int nv) {

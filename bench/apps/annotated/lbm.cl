@@ -45,7 +45,7 @@ static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i
 }
 #endif
 //DL: record flat_float_20 80 4 float*20:v@0
-//DL: AoS: const src[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20, dst[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20
+//DL: AoS: const src[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20, write_only dst[nx*ny*nz][20] -> ASTA AOS2ASTA_flat_float_20
 #ifdef DL_ASTA_T
 __kernel void lbm_step(__global const float* src, __global float* dst, uint nx, uint ny, uint nz) {
   const dl_off dl_n_src = (dl_off)((((long)(nx) * (long)(ny)) * (long)(nz)));

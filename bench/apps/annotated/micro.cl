@@ -40,7 +40,7 @@ static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #endif
 #endif
 //DL: record rec_t 64 4 float*16:f@0
-//DL: AoS: const a[n] -> ASTA AOS2ASTA_rec_t, b[n] -> ASTA AOS2ASTA_rec_t
+//DL: AoS: const a[n] -> ASTA AOS2ASTA_rec_t, write_only b[n] -> ASTA AOS2ASTA_rec_t
 #ifdef DL_ASTA_T
 __kernel void reduce_dup(__global const rec_t* a, __global rec_t* b, uint n) {
   const dl_off dl_n_a = (dl_off)((long)(n));

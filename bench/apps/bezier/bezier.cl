@@ -26,7 +26,7 @@ inline void bernstein(double s, int m, double* b) {
   }
 }
 
-//DL: AoS: const ctrl[m + 1][m + 1], out[nu * nv]
+//DL: AoS: const ctrl[m + 1][m + 1], write_only out[nu * nv]
 __kernel void bezier_kernel(__global const point3* ctrl, int m, __global point3* out, int nu,
                             int nv) {
   const int i = get_global_id(0);

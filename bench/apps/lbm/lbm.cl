@@ -3,7 +3,7 @@
 // and a flag. Build with -I<kernel dir> (lbm_d3q19.h).
 #include "lbm_d3q19.h"
 
-//DL: AoS: const src[nx*ny*nz][20], dst[nx*ny*nz][20]
+//DL: AoS: const src[nx*ny*nz][20], write_only dst[nx*ny*nz][20]
 __kernel void lbm_step(__global const float* src, __global float* dst, uint nx, uint ny, uint nz) {
   const uint c = get_global_id(0);
   if (c >= nx * ny * nz) return;

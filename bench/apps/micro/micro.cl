@@ -4,7 +4,7 @@ typedef struct {
   float f[S];
 } rec_t;
 
-//DL: AoS: const a[n], b[n]
+//DL: AoS: const a[n], write_only b[n]
 __kernel void reduce_dup(__global const rec_t* a, __global rec_t* b, uint n) {
   const uint i = get_global_id(0);
   if (i >= n) return;
