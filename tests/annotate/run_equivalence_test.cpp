@@ -249,7 +249,8 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
     if (args[a].kind == Arg::Bytes) {
       auto& v = by_value[params[a]];
       for (std::size_t h = 0; h + 1 < args[a].value.size(); h += 2)
-        v.push_back(static_cast<unsigned char>(std::stoul(args[a].value.substr(h, 2), nullptr, 16)));
+        v.push_back(
+            static_cast<unsigned char>(std::stoul(args[a].value.substr(h, 2), nullptr, 16)));
     }
   dl::Expr::Env env;
   env.global_size = {t.global, 1, 1};
