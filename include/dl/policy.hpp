@@ -20,6 +20,17 @@
 // Bounds (proved in docs/runtime.md, checked by tests/unit/policy_test.cpp): with β = 1
 // each epoch costs at most 2x the best choice for that epoch in hindsight; and over any
 // sequence the total is at most native + (max_backoff + 2)·C + one slower trial launch.
+//
+// Experience: what an earlier run of the same kernel on the same device measured (a, t,
+// C, launches per epoch), kept on disk by the runtime. Recalled, it stands in for the
+// exploration: "never" keeps AoS from the first launch; "pays" starts the rule with the
+// verdict, a and t scaled to this run's sizes (by the ratio of C, which is linear in the
+// bytes), and, when the earlier run's epochs were long enough for a conversion to pay
+// (L·s ≥ C), converts at the first launch of each epoch until one such epoch loses. The
+// transformed kernel is measured at its first launch and judged against the scaled a;
+// the first launch of the second epoch runs AoS to measure a itself. A wrong experience
+// costs at most the first epoch's difference and one more round trip, after which the
+// rule is back to the rule above.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +45,17 @@ class ConversionPolicy {
     unsigned max_backoff = 6;  // doublings of beta before the kernel stays AoS for good
   };
   enum class Verdict { Unknown, Pays, Never };
+
+  /// What a run learned about the kernel on the device (recall() in a later run).
+  struct Experience {
+    double aos_ns = 0;          // a, per launch
+    double transformed_ns = 0;  // t, per launch (0: never measured)
+    double round_trip_ns = 0;   // C of the buffers that run converted or would have
+    double epoch_launches = 0;  // mean launches per epoch (the last one ended by the exit)
+    bool never = false;         // the transformed kernel was judged not faster
+    /// Whether it says anything the rule can use.
+    bool useful() const { return never || (aos_ns > 0 && transformed_ns > 0 && round_trip_ns > 0); }
+  };
 
   ConversionPolicy() = default;
   explicit ConversionPolicy(const Params& p) : p_(p) {}
@@ -58,10 +80,23 @@ class ConversionPolicy {
   /// The host needed the buffers in AoS: the epoch ends.
   void epoch_end();
 
+  /// Starts from an earlier run's experience (before this run's first decision).
+  void recall(const Experience& e);
+  /// What this run learned so far (for the next run): useful() only once both kernels
+  /// were measured, or the verdict is never.
+  Experience experience() const;
+  /// An experience was recalled and is still trusted to say epochs are long (convert at
+  /// the first launch of each).
+  bool predicts_long_epochs() const { return predict_long_; }
+  bool recalled() const { return recalled_; }
+
   Verdict verdict() const { return verdict_; }
   double aos_ns() const { return a_; }          // estimate, 0 before the first
   double transformed_ns() const { return t_; }  // estimate, 0 before the first
   double round_trip_ns() const { return c_; }   // the last estimate given to convert()
+  /// Launches of each kind measured in this run (an experience's a and t are not).
+  std::uint64_t transformed_measured() const { return nt_; }
+  std::uint64_t aos_measured() const { return na_; }
   double beta() const { return beta_; }
   std::uint64_t epoch_launches() const { return epoch_aos_ + epoch_transformed_; }
   /// Why the last decision was what it was (for the report), e.g. "kept AoS: conversion
@@ -70,6 +105,8 @@ class ConversionPolicy {
 
  private:
   void judge();
+  /// A verdict "pays" from experience: k, the AoS launches of an epoch before buying.
+  double launches_before_buying() const;
   Params p_;
   Verdict verdict_ = Verdict::Unknown;
   double a_ = 0, t_ = 0, c_ = 0;
@@ -82,6 +119,11 @@ class ConversionPolicy {
   double beta_ = 1;
   unsigned backoffs_ = 0;
   std::string reason_;
+  // Experience recalled: its numbers (scaled to this run by the first C), whether it
+  // still predicts long epochs, and this run's launches and epochs for the next run.
+  bool recalled_ = false, predict_long_ = false;
+  Experience prior_;
+  std::uint64_t launches_total_ = 0;
 };
 
 }  // namespace dl

@@ -18,6 +18,22 @@ std::string ms(double ns) {
 
 bool ConversionPolicy::prepare(double setup_ns) {
   if (verdict_ == Verdict::Never) return false;
+  if (verdict_ == Verdict::Pays) {  // recalled: build when this epoch would convert
+    if (predict_long_) {
+      reason_ = "preparing the transformed kernel now: an earlier run measured " +
+                ms(prior_.transformed_ns) + " per launch against AoS " + ms(prior_.aos_ns) +
+                ", in epochs of " + std::to_string(std::lround(prior_.epoch_launches)) +
+                " launches";
+      return true;
+    }
+    const double k = launches_before_buying();
+    if (spent_aos_ >= setup_ns && static_cast<double>(epoch_aos_) >= k) return true;
+    reason_ = "kept AoS: an earlier run measured a saving of " +
+              ms(prior_.aos_ns - prior_.transformed_ns) + " per launch against conversions of " +
+              ms(prior_.round_trip_ns) + "; converting after " + std::to_string(std::lround(k)) +
+              " launches of an epoch";
+    return false;
+  }
   if (spent_aos_ >= setup_ns) return true;
   reason_ = "kept AoS: preparing the transformed kernel once the AoS kernel time (" +
             ms(spent_aos_) + ") reaches its cost (" + ms(setup_ns) + ")";
@@ -26,6 +42,18 @@ bool ConversionPolicy::prepare(double setup_ns) {
 
 bool ConversionPolicy::convert(double round_trip_ns) {
   c_ = round_trip_ns > 0 ? round_trip_ns : 0;
+  if (recalled_ && verdict_ == Verdict::Pays && prior_.round_trip_ns > 0 && c_ > 0) {
+    // The experience in this run's sizes: kernel times scale like the conversions.
+    const double f = c_ / prior_.round_trip_ns;
+    if (!na_) a_ = prior_.aos_ns * f;
+    if (!nt_) t_ = prior_.transformed_ns * f;
+    if (!nt_ && t_ >= (1.0 - p_.min_gain) * a_) {
+      // This run's AoS kernel is faster than the experience says: explore as usual.
+      verdict_ = Verdict::Unknown;
+      t_ = 0;
+      predict_long_ = false;
+    }
+  }
   switch (verdict_) {
     case Verdict::Never:
       return false;
@@ -47,16 +75,25 @@ bool ConversionPolicy::convert(double round_trip_ns) {
       return true;
     }
     case Verdict::Pays: {
+      if (recalled_ && !na_ && epochs_ > 0 && epoch_aos_ == 0) {
+        // a is still the experience's: this epoch's first launch measures it.
+        reason_ =
+            "kept AoS for a launch: measuring the AoS kernel, whose time so far is an "
+            "earlier run's (" +
+            ms(a_) + ")";
+        return false;
+      }
       const double s = a_ - t_;
-      const double k = std::floor(beta_ * c_ / s);
+      const double k = launches_before_buying();
       if (static_cast<double>(epoch_aos_) < k) {
         reason_ = "kept AoS: conversions " + ms(c_) + ", measured saving " + ms(s) +
                   " per launch after " + std::to_string(epoch_aos_) + " launches of this epoch";
         return false;
       }
       bought_ = true;
-      reason_ = "converted: conversions " + ms(c_) + ", measured saving " + ms(s) +
-                " per launch after " + std::to_string(epoch_aos_) + " launches";
+      reason_ = "converted: conversions " + ms(c_) + ", " + (nt_ ? "measured" : "earlier run's") +
+                " saving " + ms(s) + " per launch after " + std::to_string(epoch_aos_) +
+                " launches" + (predict_long_ ? " (an earlier run's epochs were long enough)" : "");
       return true;
     }
   }
@@ -75,6 +112,8 @@ void ConversionPolicy::measured(bool transformed, double kernel_ns) {
     judge();
   } else {
     update(a_, na_);
+    // This run's first AoS measurement replaces an experience's a: judge again.
+    if (recalled_ && na_ == 1 && verdict_ == Verdict::Pays) judge();
   }
 }
 
@@ -87,8 +126,50 @@ void ConversionPolicy::enqueued(bool transformed) {
   }
 }
 
+double ConversionPolicy::launches_before_buying() const {
+  if (predict_long_) return 0;
+  // Before this run's first conversion estimate, the experience's own numbers (C and s
+  // in the same sizes).
+  const bool own = c_ > 0 || !recalled_;
+  const double c = own ? c_ : prior_.round_trip_ns;
+  const double s = own ? a_ - t_ : prior_.aos_ns - prior_.transformed_ns;
+  return s > 0 ? std::floor(beta_ * c / s) : INFINITY;
+}
+
+void ConversionPolicy::recall(const Experience& e) {
+  if (!e.useful()) return;
+  recalled_ = true;
+  prior_ = e;
+  if (e.never || e.transformed_ns >= (1.0 - p_.min_gain) * e.aos_ns) {
+    verdict_ = Verdict::Never;
+    reason_ =
+        "kept AoS: an earlier run on this device found that converting does not pay "
+        "(transformed " +
+        ms(e.transformed_ns) + ", AoS " + ms(e.aos_ns) + " per launch)";
+    return;
+  }
+  verdict_ = Verdict::Pays;
+  a_ = e.aos_ns;
+  t_ = e.transformed_ns;
+  predict_long_ = e.epoch_launches * (e.aos_ns - e.transformed_ns) >= e.round_trip_ns;
+}
+
+ConversionPolicy::Experience ConversionPolicy::experience() const {
+  const std::uint64_t now = epoch_aos_ + epoch_transformed_;
+  const std::uint64_t launches = launches_total_ + now;
+  const std::uint64_t epochs = epochs_ + (now ? 1 : 0);
+  if (!launches) return recalled_ ? prior_ : Experience{};
+  Experience e;
+  e.never = verdict_ == Verdict::Never;
+  e.aos_ns = a_;
+  e.transformed_ns = t_;
+  e.round_trip_ns = c_ > 0 ? c_ : prior_.round_trip_ns;
+  e.epoch_launches = static_cast<double>(launches) / static_cast<double>(epochs);
+  return e;
+}
+
 void ConversionPolicy::judge() {
-  if (!na_ || !nt_) return;
+  if (!nt_ || (!na_ && !recalled_)) return;
   const Verdict before = verdict_;
   verdict_ = t_ < (1.0 - p_.min_gain) * a_ ? Verdict::Pays : Verdict::Never;
   if (verdict_ == Verdict::Never && before != Verdict::Never)
@@ -100,9 +181,11 @@ void ConversionPolicy::epoch_end() {
   if (launches == 0) return;
   longest_epoch_ = std::max(longest_epoch_, launches);
   ++epochs_;
+  launches_total_ += epoch_aos_ + epoch_transformed_;
   if (bought_ && verdict_ == Verdict::Pays) {
     const double gain = static_cast<double>(epoch_transformed_) * (a_ - t_) - c_;
     if (gain < 0) {
+      predict_long_ = false;  // the experience was wrong about this run's epochs
       beta_ *= 2;
       if (++backoffs_ > p_.max_backoff) {
         verdict_ = Verdict::Never;

@@ -146,4 +146,150 @@ TEST(Policy, ExplorationWaitsForARoundTripOfKernelTime) {
   EXPECT_EQ(converted_at, 10);  // after 10 AoS launches (10 = C / a)
 }
 
+// --- Experience: what an earlier run measured, recalled by the next one -----------------
+
+ConversionPolicy::Experience experience(double a, double t, double c, double epoch) {
+  ConversionPolicy::Experience e;
+  e.aos_ns = a;
+  e.transformed_ns = t;
+  e.round_trip_ns = c;
+  e.epoch_launches = epoch;
+  return e;
+}
+
+TEST(Experience, LongEpochsConvertAtTheFirstLaunch) {
+  // An earlier run measured a = 1, t = 0.25, C = 2 in epochs of 10: the conversion pays
+  // within an epoch, so this run converts before its first launch: the best choice.
+  Costs k{1, 0.25, 2};
+  ConversionPolicy p;
+  p.recall(experience(1, 0.25, 2, 10));
+  ASSERT_TRUE(p.recalled());
+  EXPECT_TRUE(p.predicts_long_epochs());
+  EXPECT_TRUE(p.prepare(1e9)) << "the transformed kernel is built at once, whatever it costs";
+  Totals r = play(p, k, 1, [](int, int n, int) { return n < 10; });
+  EXPECT_EQ(r.converted_epochs, 1u);
+  EXPECT_DOUBLE_EQ(r.ours, r.opt);
+  EXPECT_NE(p.reason().find("earlier run"), std::string::npos) << p.reason();
+}
+
+TEST(Experience, ScaledToThisRunBySizeOfTheConversions) {
+  // The same kernel on data 8 times larger: C is 8 times larger, and so are a and t.
+  ConversionPolicy p;
+  p.recall(experience(1, 0.25, 2, 10));
+  EXPECT_TRUE(p.convert(16));
+  EXPECT_DOUBLE_EQ(p.aos_ns(), 8);
+  EXPECT_DOUBLE_EQ(p.transformed_ns(), 2);
+  p.launched(true, 2.1);  // measured as the experience said: still pays
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Pays);
+  EXPECT_DOUBLE_EQ(p.transformed_ns(), 2.1);
+}
+
+TEST(Experience, ShortEpochsWaitAsTheRuleSays) {
+  // Epochs of 2 launches saved 1.5 against C = 2: no conversion at the first launch; the
+  // rent-or-buy rule with the experience's saving (k = floor(C / s) = 2).
+  ConversionPolicy p;
+  p.recall(experience(1, 0.25, 2, 2));
+  EXPECT_FALSE(p.predicts_long_epochs());
+  EXPECT_FALSE(p.prepare(0)) << "not built before an epoch reaches k launches";
+  p.launched(false, 1);
+  p.launched(false, 1);
+  EXPECT_TRUE(p.prepare(0));
+  EXPECT_TRUE(p.convert(2));
+}
+
+TEST(Experience, NeverKeepsAoSFromTheFirstLaunch) {
+  Costs k{1, 4, 2};
+  ConversionPolicy p;
+  ConversionPolicy::Experience e = experience(1, 4, 2, 100);
+  e.never = true;
+  p.recall(e);
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Never);
+  EXPECT_FALSE(p.prepare(0));
+  Totals r = play(p, k, 20, [](int, int n, int) { return n < 50; });
+  EXPECT_EQ(r.converted_epochs, 0u);
+  EXPECT_EQ(r.ours, r.native);
+  // Numbers that say "not faster" without the flag mean the same.
+  ConversionPolicy q;
+  q.recall(experience(1, 0.99, 2, 100));
+  EXPECT_EQ(q.verdict(), ConversionPolicy::Verdict::Never);
+}
+
+TEST(Experience, NothingUsefulIsIgnored) {
+  ConversionPolicy p;
+  p.recall(experience(1, 0, 2, 10));  // t never measured
+  EXPECT_FALSE(p.recalled());
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Unknown);
+}
+
+TEST(Experience, WhatARunLearnedIsWhatTheNextRecalls) {
+  Costs k{1, 0.25, 2};
+  ConversionPolicy first;
+  play(first, k, 3, [](int, int n, int) { return n < 12; });
+  ConversionPolicy::Experience e = first.experience();
+  EXPECT_TRUE(e.useful());
+  EXPECT_DOUBLE_EQ(e.aos_ns, 1);
+  EXPECT_DOUBLE_EQ(e.transformed_ns, 0.25);
+  EXPECT_DOUBLE_EQ(e.round_trip_ns, 2);
+  EXPECT_DOUBLE_EQ(e.epoch_launches, 12);
+  ConversionPolicy second;
+  second.recall(e);
+  EXPECT_TRUE(second.predicts_long_epochs());
+  // A run that never converted leaves nothing useful.
+  ConversionPolicy cold;
+  play(cold, Costs{1, 0.25, 100}, 1, [](int, int n, int) { return n < 5; });
+  EXPECT_FALSE(cold.experience().useful());
+}
+
+TEST(Experience, WrongExperienceCostsAtMostOneMoreRoundTrip) {
+  // Adversarial runs against every kind of lie: the experience says long epochs and a
+  // fast transformed kernel; the run has one-launch epochs, or a transformed kernel
+  // slower than AoS, or an AoS kernel much faster than recalled. The total stays within
+  // the bound of a cold run plus one more round trip and the first epoch's difference.
+  std::mt19937 g(5);
+  ConversionPolicy::Params params;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::uniform_real_distribution<double> u(0.1, 10);
+    Costs k{u(g), u(g), u(g) * 5};
+    const ConversionPolicy::Experience e = experience(u(g), u(g) / 4, u(g), u(g) * 20);
+    std::uniform_int_distribution<int> len(0, 40);
+    std::vector<int> lengths(60);
+    for (int& l : lengths) l = len(g);
+    if (trial % 3 == 0) std::fill(lengths.begin(), lengths.end(), 1);
+    ConversionPolicy p(params);
+    p.recall(e);
+    Totals r = play(p, k, 60, [&](int ep, int n, int) { return n < lengths[ep]; });
+    const double first_epoch = lengths[0] * std::max(0.0, k.t - k.a);
+    EXPECT_LE(r.ours, r.native + slack(k, params) + k.c + first_epoch + 1e-9)
+        << "a=" << k.a << " t=" << k.t << " C=" << k.c << " recalled a=" << e.aos_ns
+        << " t=" << e.transformed_ns << " C=" << e.round_trip_ns << " trial " << trial;
+  }
+}
+
+TEST(Experience, OneLosingEpochEndsTheTrust) {
+  // The experience said long epochs; this run's are one launch long. The first epoch
+  // converts and loses; from then on the rule waits k = floor(beta C / s) launches, which
+  // one-launch epochs never reach.
+  Costs k{1, 0.25, 2};
+  ConversionPolicy p;
+  p.recall(experience(1, 0.25, 2, 10));
+  Totals r = play(p, k, 20, [](int, int n, int) { return n < 1; });
+  EXPECT_FALSE(p.predicts_long_epochs());
+  EXPECT_EQ(r.converted_epochs, 1u);
+  EXPECT_LE(r.ours, r.native + k.c);
+}
+
+TEST(Experience, AoSIsMeasuredAtTheSecondEpoch) {
+  // The recalled a stands until the run measures its own: the first launch of the second
+  // epoch runs AoS, and a kernel the experience flattered is judged by it.
+  Costs k{1, 1.5, 0.5};  // in truth the transformed kernel is slower
+  ConversionPolicy p;
+  p.recall(experience(4, 1.5, 0.5, 10));  // an AoS time 4x too high
+  Totals first = play(p, k, 1, [](int, int n, int) { return n < 10; });
+  EXPECT_EQ(first.converted_epochs, 1u);
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Pays) << "not yet found out";
+  play(p, k, 1, [](int, int n, int) { return n < 10; });
+  EXPECT_GE(p.aos_measured(), 1u);
+  EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Never) << p.reason();
+}
+
 }  // namespace
