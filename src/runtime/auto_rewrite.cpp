@@ -40,17 +40,6 @@ constexpr auto kTimeout = std::chrono::seconds(120);
 // DL's version and the hash of the sources that make the rewrite (src/runtime/CMakeLists.txt).
 constexpr const char* kIdentity = "DL " DL_VERSION " rewrite " DL_REWRITE_ID;
 
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-std::string hex(std::uint64_t v) {
-  char b[17];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 bool read(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;

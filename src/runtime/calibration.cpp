@@ -44,24 +44,10 @@ std::string device_string(cl_device_id d, cl_device_info what) {
   return s;
 }
 
-std::string profile_key(cl_device_id d) {
-  return device_string(d, CL_DEVICE_NAME) + " | " + device_string(d, CL_DRIVER_VERSION) +
-         " | DL " DL_VERSION;
-}
-
-std::string cache_file() {
-  return cache_dir() + "/calibration.json";
-}
-
-nlohmann::json read_cache() {
-  std::ifstream in(cache_file());
-  if (!in) return nlohmann::json::object();
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  return j.is_object() ? j : nlohmann::json::object();
-}
+constexpr const char* kCacheFile = "calibration.json";
 
 void write_cache(const DeviceProfile& p) {
-  nlohmann::json j = read_cache();
+  nlohmann::json j = read_cache_file(kCacheFile);
   j["format"] = 1;
   j["devices"][p.key] = {{"may_pay", p.may_pay},
                          {"tile", p.tile},
@@ -70,22 +56,11 @@ void write_cache(const DeviceProfile& p) {
                          {"aos_probe_ns", p.aos_probe_ns},
                          {"asta_probe_ns", p.asta_probe_ns},
                          {"seconds", p.seconds}};
-  mkdirs(cache_dir());
-  const std::string tmp = cache_file() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    out << j.dump(2) << "\n";
-    if (!out) {
-      log().warn("cannot write the calibration cache {}", cache_file());
-      std::remove(tmp.c_str());
-      return;
-    }
-  }
-  std::rename(tmp.c_str(), cache_file().c_str());
+  write_cache_file(kCacheFile, j);
 }
 
 bool from_cache(DeviceProfile& p) {
-  const nlohmann::json j = read_cache();
+  const nlohmann::json j = read_cache_file(kCacheFile);
   if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].contains(p.key))
     return false;
   const auto& d = j["devices"][p.key];
@@ -237,6 +212,45 @@ double DeviceProfile::to_aos_ns(std::size_t bytes) const {
   return 2.0 * static_cast<double>(bytes) / to_aos_bytes_per_ns;
 }
 
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+std::string device_key(cl_device_id d) {
+  return device_string(d, CL_DEVICE_NAME) + " | " + device_string(d, CL_DRIVER_VERSION) +
+         " | DL " DL_VERSION;
+}
+
+nlohmann::json read_cache_file(const std::string& name) {
+  std::ifstream in(cache_dir() + "/" + name);
+  if (!in) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+bool write_cache_file(const std::string& name, const nlohmann::json& j) {
+  const std::string dir = cache_dir(), path = dir + "/" + name;
+  mkdirs(dir);
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      log().warn("cannot write DL's cache file {}", path);
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
 void mkdirs(const std::string& path) {
   for (std::size_t i = 1; i <= path.size(); ++i)
     if (i == path.size() || path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
@@ -253,7 +267,7 @@ std::string cache_dir() {
 DeviceProfile device_profile(cl_context context, cl_device_id device) {
   Runtime& rt = Runtime::get();
   DeviceProfile p;
-  p.key = profile_key(device);
+  p.key = device_key(device);
   if (!rt.controls.DL_CALIBRATE && from_cache(p)) return p;
   Marshaler* m = nullptr;
   {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "runtime.hpp"
@@ -36,5 +37,15 @@ DeviceProfile device_profile(cl_context context, cl_device_id device);
 std::string cache_dir();
 /// Makes `path` and its parents (mkdir -p), quietly.
 void mkdirs(const std::string& path);
+/// The JSON object in cache file `name` (an empty object when absent or malformed).
+nlohmann::json read_cache_file(const std::string& name);
+/// Writes `j` to cache file `name` at once (a temporary file renamed over it: a reader
+/// sees the old or the new whole); false with a warning when it cannot.
+bool write_cache_file(const std::string& name, const nlohmann::json& j);
+/// What identifies a device's measurements: name | driver version | DL version.
+std::string device_key(cl_device_id d);
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ull);
+std::string hex(std::uint64_t v);
 
 }  // namespace dl::rt

@@ -407,6 +407,12 @@ cl_int run(const Launch& l) {
           return launch_plain(rt, ks, l, may_fail, d);
         }
         const std::shared_ptr<ProgramState> keep = ks.program;  // ks may go meanwhile
+        if (ps.building) {  // an experience of long epochs: this launch waits for it
+          lock.unlock();
+          wait_for_build(*keep);
+          lock.lock();
+          continue;
+        }
         ps.building = true;
         lock.unlock();
         build_deferred(*keep);

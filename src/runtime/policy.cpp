@@ -1,7 +1,8 @@
 // The profitability controller in the runtime (docs/runtime.md, "Never slower"): one
 // ConversionPolicy per (kernel, device), fed with kernel times from event profiling and
 // with conversion costs from the device's calibration, asked at every launch of a
-// transformed kernel whether its buffers should be converted.
+// transformed kernel whether its buffers should be converted; and its experience, kept
+// on disk from one run to the next.
 #include "policy.hpp"
 
 #include <spdlog/spdlog.h>
@@ -10,6 +11,58 @@
 
 namespace dl::rt {
 namespace {
+
+using Experience = ConversionPolicy::Experience;
+
+constexpr const char* kExperienceFile = "experience.json";
+
+nlohmann::json to_json(const Experience& e) {
+  return {{"aos_ns", e.aos_ns},
+          {"transformed_ns", e.transformed_ns},
+          {"round_trip_ns", e.round_trip_ns},
+          {"epoch_launches", e.epoch_launches},
+          {"never", e.never}};
+}
+
+Experience from_json(const nlohmann::json& j) {
+  Experience e;
+  if (!j.is_object()) return e;
+  auto num = [&](const char* k) {
+    const auto it = j.find(k);
+    return it != j.end() && it->is_number() && it->get<double>() >= 0 ? it->get<double>() : 0.0;
+  };
+  e.aos_ns = num("aos_ns");
+  e.transformed_ns = num("transformed_ns");
+  e.round_trip_ns = num("round_trip_ns");
+  e.epoch_launches = num("epoch_launches");
+  const auto never = j.find("never");
+  e.never = never != j.end() && never->is_boolean() && never->get<bool>();
+  return e;
+}
+
+/// Reads the experience file once (called with the runtime's lock held). DL_CALIBRATE
+/// starts from nothing: the run measures again and its experience replaces the old.
+void load_experience(Runtime& rt) {
+  if (rt.experience_loaded) return;
+  rt.experience_loaded = true;
+  if (rt.controls.DL_CALIBRATE) return;
+  const nlohmann::json j = read_cache_file(kExperienceFile);
+  const auto devices = j.find("devices");
+  if (j.value("format", 0) != 1 || devices == j.end() || !devices->is_object()) return;
+  for (const auto& [device, kernels] : devices->items())
+    if (kernels.is_object())
+      for (const auto& [kernel, e] : kernels.items()) rt.experience[device][kernel] = from_json(e);
+}
+
+/// The experience of `kernel` of a program with key `program` on device key `device`.
+const Experience* recalled(Runtime& rt, const std::string& device, const std::string& program,
+                           const std::string& kernel) {
+  load_experience(rt);
+  const auto d = rt.experience.find(device);
+  if (d == rt.experience.end()) return nullptr;
+  const auto k = d->second.find(program + "/" + kernel);
+  return k == d->second.end() ? nullptr : &k->second;
+}
 
 struct Measured {
   std::shared_ptr<KernelPolicy> kp;
@@ -53,14 +106,74 @@ void note(KernelPolicy& kp, const std::string& kernel, const Decision& d) {
 
 }  // namespace
 
-std::shared_ptr<KernelPolicy> Runtime::policy_for(const std::string& kernel, cl_device_id d) {
-  auto& p = policies[{kernel, d}];
+std::string program_key(const ProgramState& ps) {
+  std::uint64_t h = fnv1a(ps.options);
+  for (const std::string& s : ps.sources) h = fnv1a(s, fnv1a("\n//DL source\n", h));
+  return hex(h);
+}
+
+std::shared_ptr<KernelPolicy> Runtime::policy_for(const KernelState& ks, cl_device_id d) {
+  auto& p = policies[{ks.name, d}];
   if (!p) {
     p = std::make_shared<KernelPolicy>();
-    p->kernel = kernel;
+    p->kernel = ks.name;
     p->device = d;
+    if (controls.DL_POLICY == "auto" && ks.program) {
+      p->device_key = device_key(d);
+      p->program_key = program_key(*ks.program);
+      if (const Experience* e = recalled(*this, p->device_key, p->program_key, ks.name)) {
+        p->rule.recall(*e);
+        if (p->rule.recalled())
+          log().info("kernel {}: recalled an earlier run's experience: {}", ks.name,
+                     to_json(*e).dump());
+      }
+    }
   }
   return p;
+}
+
+bool recalls_paying(const ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  if (rt.controls.DL_POLICY != "auto") return false;
+  const std::string program = program_key(ps);
+  std::lock_guard<std::mutex> lock(rt.mutex);
+  for (cl_device_id d : ps.devices) {
+    const std::string device = device_key(d);
+    for (const KernelAnnotation& k : ps.ann.kernels)
+      if (const Experience* e = recalled(rt, device, program, k.kernel)) {
+        ConversionPolicy rule;
+        rule.recall(*e);
+        if (rule.predicts_long_epochs()) return true;
+      }
+  }
+  return false;
+}
+
+void save_experience() {
+  Runtime& rt = Runtime::get();
+  if (rt.controls.DL_POLICY != "auto") return;
+  std::map<std::string, std::map<std::string, Experience>> learned;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    std::lock_guard<std::mutex> plock(rt.policy_mutex);
+    for (const auto& [key, kp] : rt.policies) {
+      if (kp->program_key.empty()) continue;
+      const Experience e = kp->rule.experience();
+      if (e.aos_ns > 0 || e.never) learned[kp->device_key][kp->program_key + "/" + kp->kernel] = e;
+    }
+  }
+  if (learned.empty()) return;
+  nlohmann::json j = read_cache_file(kExperienceFile);
+  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].is_object())
+    j = {{"format", 1}, {"devices", nlohmann::json::object()}};
+  for (const auto& [device, kernels] : learned)
+    for (const auto& [kernel, e] : kernels) {
+      nlohmann::json& slot = j["devices"][device][kernel];
+      // A run that measured less (no transformed launch) keeps what an earlier one knew.
+      if (!e.useful() && from_json(slot).useful() && !rt.controls.DL_CALIBRATE) continue;
+      slot = to_json(e);
+    }
+  write_cache_file(kExperienceFile, j);
 }
 
 std::shared_ptr<const DeviceProfile> Runtime::profile(cl_device_id d) {
@@ -90,7 +203,7 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     return d;
   }
   const cl_device_id dev = rt.queue(q).device;
-  d.kp = rt.policy_for(ks.name, dev);
+  d.kp = rt.policy_for(ks, dev);
   d.kp->launches++;
   auto profile = rt.profile(dev);
   double round_trip = 0;
@@ -107,8 +220,12 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = true;  // already in the kernel's layouts: staying costs nothing
   }
   d.why = rule.reason();
-  d.measure = sampled(*d.kp) || (d.transform && rule.transformed_ns() == 0);
-  d.sync = d.transform ? rule.transformed_ns() == 0 : rule.aos_ns() == 0;
+  // The first transformed launch of a run is waited for even when an earlier run's
+  // experience gave t: a wrong experience is judged before a second launch follows.
+  d.measure = sampled(*d.kp) || (d.transform && rule.transformed_measured() == 0);
+  d.sync = d.transform
+               ? rule.transformed_measured() == 0
+               : rule.aos_measured() == 0 && rule.verdict() != ConversionPolicy::Verdict::Never;
   if (!d.transform) d.kp->kept_aos++;
   note(*d.kp, ks.name, d);
   return d;
@@ -117,10 +234,11 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building) {
   Decision d;
-  d.kp = rt.policy_for(ks.name, rt.queue(q).device);
+  d.kp = rt.policy_for(ks, rt.queue(q).device);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;
-  if (building) {
+  if (building && !rule.predicts_long_epochs()) {
+    // (An experience of long epochs waits for the build instead: launches.cpp.)
     d.why = "kept AoS: its DL build is under way";
   } else {
     d.transform = rule.prepare(setup_ns);

@@ -38,6 +38,18 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building);
 
+/// The key of a program's experience: a hash of its sources and build options.
+std::string program_key(const ProgramState& ps);
+
+/// Whether an earlier run's experience says that a kernel of `ps` (built, its devices
+/// recorded) converts at the first launch of its epochs on one of its devices: its
+/// transformed program is then built right away. Takes the runtime's lock.
+bool recalls_paying(const ProgramState& ps);
+
+/// At exit (DL_POLICY=auto): what the controller learned of every kernel, merged into
+/// the cache's experience.json for the next run.
+void save_experience();
+
 /// A launch to time once DL's lock is released (Decision::sync).
 struct SyncMeasure {
   cl_event e = nullptr;  // retained

@@ -12,6 +12,7 @@
 
 #include "auto_rewrite.hpp"
 #include "calibration.hpp"
+#include "policy.hpp"
 #include "programs.hpp"
 #include "runtime.hpp"
 
@@ -440,9 +441,11 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
           // its own from now on, off the application's path.
           ps->deferred = rt.controls.DL_POLICY == "auto";
         }
+        // An earlier run's experience that a kernel converts from its first launch:
+        // build now, in the background, so that the first launch finds it.
         if (!ps->deferred)
           build_now(*ps, false);
-        else if (in_background(*ps))
+        else if (in_background(*ps) || recalls_paying(*ps))
           build_in_background(ps);
         return 0;
       },

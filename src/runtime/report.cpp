@@ -115,6 +115,8 @@ nlohmann::json Runtime::policy_report() {
                      {"transformed_ms", r.transformed_ns() / 1e6},
                      {"round_trip_ms", r.round_trip_ns() / 1e6},
                      {"beta", r.beta()},
+                     {"recalled", r.recalled()},
+                     {"predicts_long_epochs", r.predicts_long_epochs()},
                      {"kept_aos", kp->kept_aos},
                      {"decision", kp->last_reason}});
   }

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 
+#include "policy.hpp"
+
 namespace dl::rt {
 namespace {
 
@@ -16,8 +18,12 @@ pid_t g_pid = 0;  // the process DL was loaded into
 
 void at_exit() {
   // A child the application forked inherits this handler: the report, summary and trace
-  // belong to the process DL was loaded into.
-  if (::getpid() == g_pid) Runtime::get().write_outputs();
+  // belong to the process DL was loaded into, as does the controller's experience (for
+  // the next run).
+  if (::getpid() != g_pid) return;
+  Runtime& rt = Runtime::get();
+  if (rt.controls.profiling()) rt.write_outputs();
+  save_experience();
 }
 
 }  // namespace
@@ -47,7 +53,7 @@ void start() {
     // The report, summary and trace are written at exit even when no OpenCL call went
     // through DL (DL_DISABLE, or entry points DL does not see): they say so.
     g_pid = ::getpid();
-    if (rt.controls.profiling()) std::atexit(at_exit);
+    if (rt.controls.profiling() || rt.controls.DL_POLICY == "auto") std::atexit(at_exit);
   });
 }
 

@@ -109,6 +109,9 @@ struct KernelStats {
 struct KernelPolicy {
   std::string kernel;
   cl_device_id device = nullptr;
+  /// Where its experience is kept across runs (policy.cpp): the device's key and the
+  /// program's (empty: not kept).
+  std::string device_key, program_key;
   ConversionPolicy rule;  // guarded by Runtime::policy_mutex
   std::uint64_t launches = 0, kept_aos = 0;
   std::string last_reason;
@@ -355,7 +358,13 @@ class Runtime {
   std::mutex policy_mutex;  // guards KernelPolicy::rule (completion callbacks update it)
   std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
   std::map<cl_device_id, std::shared_ptr<const DeviceProfile>> profiles;
-  std::shared_ptr<KernelPolicy> policy_for(const std::string& kernel, cl_device_id d);
+  /// The controller's state of kernel `ks` on device `d`; when new, it starts from the
+  /// experience of earlier runs (policy.cpp).
+  std::shared_ptr<KernelPolicy> policy_for(const KernelState& ks, cl_device_id d);
+  /// Experience of earlier runs (the cache's experience.json, loaded once), by device key,
+  /// then program key + "/" + kernel name.
+  std::map<std::string, std::map<std::string, ConversionPolicy::Experience>> experience;
+  bool experience_loaded = false;
   /// The device's profile if known (no measuring here: see programs.cpp).
   std::shared_ptr<const DeviceProfile> profile(cl_device_id d);
   /// The host (or a plain kernel) needs the bytes of `m` in AoS: an epoch of the kernels

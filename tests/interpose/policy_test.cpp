@@ -53,13 +53,16 @@ TEST(Policy, CalibrationIsMeasuredOnceThenCached) {
   EXPECT_EQ(d1["cached"], false);
   EXPECT_GT(d1["to_layout_GBps"].get<double>(), 0);
   // The later runs consult the calibration only where they build too (under load a
-  // run may finish its AoS launches first: then there is nothing to check in it).
+  // run may finish its AoS launches first: then there is nothing to check in it), and
+  // start from no experience (a recalled "never" builds nothing).
+  std::remove((dir + "/experience.json").c_str());
   Result second = run("heavy_run", "preload", auto_env(dir));
   expect_same("heavy_run", second);
   if (built(second)) {
     EXPECT_EQ(second.report["policy"]["devices"][0]["cached"], true);
   }
   // DL_CALIBRATE measures again.
+  std::remove((dir + "/experience.json").c_str());
   Result again = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
   expect_same("heavy_run", again);
   if (built(again)) {
@@ -233,6 +236,116 @@ TEST(Policy, EveryLaunchReadBackStaysAoSWithRealCosts) {
   Result r = run("read_every_launch", "preload", auto_env(dir));
   expect_same("read_every_launch", r);
   EXPECT_LE(total(r, "marshals"), 2u) << r.report["policy"].dump(2);  // at most one trial
+}
+
+// Experience: what a run learned, recalled by the next (the cache's experience.json).
+
+/// Rewrites every kernel's entry of the experience file in `dir` with `edit`; false when
+/// there is none.
+bool edit_experience(const std::string& dir, const std::function<void(nlohmann::json&)>& edit) {
+  auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
+  if (!j.is_object() || !j["devices"].is_object()) return false;
+  int n = 0;
+  for (auto& [device, kernels] : j["devices"].items())
+    for (auto& [key, e] : kernels.items()) edit(e), ++n;
+  std::ofstream(dir + "/experience.json") << j.dump(2);
+  return n > 0;
+}
+
+/// A run of heavy_run that leaves its experience in `dir` (every run measures AoS).
+void learn(const std::string& dir) {
+  Result r = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", r);
+  auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
+  ASSERT_TRUE(j.is_object() && j["devices"].size() == 1u) << slurp(dir + "/experience.json");
+  const auto& kernels = j["devices"].begin().value();
+  ASSERT_EQ(kernels.size(), 1u) << j.dump(2);
+  const auto entry = kernels.begin();
+  EXPECT_NE(entry.key().find("/advance"), std::string::npos) << entry.key();
+  EXPECT_GT(entry.value()["aos_ns"].get<double>(), 0) << j.dump(2);
+}
+
+TEST(Experience, LongEpochsRecalledConvertFromTheFirstLaunch) {
+  const std::string dir = cache_dir("experience_pays");
+  learn(dir);
+  if (HasFatalFailure()) return;
+  // An experience no measurement of this run can overturn: AoS a second per launch.
+  ASSERT_TRUE(edit_experience(dir, [](nlohmann::json& e) {
+    e = {{"aos_ns", 1e9},
+         {"transformed_ns", 1},
+         {"round_trip_ns", 1},
+         {"epoch_launches", 100},
+         {"never", false}};
+  }));
+  Result r = run("heavy_run", "preload", auto_env(dir) + " DL_LOG_LEVEL=info");
+  expect_same("heavy_run", r);
+  const auto* k = kernel(r, "advance");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["transformed_launches"], 60) << r.report.dump(2);
+  EXPECT_EQ((*k)["kept_aos"], 0);
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_EQ(rule["recalled"], true);
+  EXPECT_EQ(rule["verdict"], "pays");
+  EXPECT_NE(rule["decision"].get<std::string>().find("earlier run"), std::string::npos)
+      << rule.dump(2);
+  EXPECT_NE(r.log.find("recalled an earlier run's experience"), std::string::npos) << r.log;
+  // The run's own experience replaced the edited one: t measured here.
+  auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
+  const auto& e = j["devices"].begin().value().begin().value();
+  EXPECT_NE(e["transformed_ns"].get<double>(), 1.0) << j.dump(2);
+}
+
+TEST(Experience, NeverRecalledBuildsAndConvertsNothing) {
+  const std::string dir = cache_dir("experience_never");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e9;  // free conversions: a cold run would try them
+    d["to_aos_bytes_per_ns"] = 1e9;
+  });
+  learn(dir);
+  if (HasFatalFailure()) return;
+  ASSERT_TRUE(edit_experience(dir, [](nlohmann::json& e) { e["never"] = true; }));
+  Result r = run("heavy_run", "preload", auto_env(dir));
+  expect_same("heavy_run", r);
+  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_EQ(total(r, "transformed_launches"), 0u);
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_EQ(rule["verdict"], "never");
+  EXPECT_NE(rule["decision"].get<std::string>().find("earlier run"), std::string::npos)
+      << rule.dump(2);
+  EXPECT_TRUE(r.report["policy"]["devices"].empty()) << "nothing built, nothing calibrated";
+}
+
+TEST(Experience, CalibrateStartsFromNothing) {
+  const std::string dir = cache_dir("experience_calibrate");
+  learn(dir);
+  if (HasFatalFailure()) return;
+  ASSERT_TRUE(edit_experience(dir, [](nlohmann::json& e) {
+    e["never"] = true;
+    e["aos_ns"] = 12345;  // a value no run measures
+  }));
+  Result r = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
+  expect_same("heavy_run", r);
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_EQ(rule["recalled"], false) << rule.dump(2);
+  auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
+  EXPECT_NE(j["devices"].begin().value().begin().value()["aos_ns"], 12345) << j.dump(2);
+}
+
+TEST(Experience, MalformedFileIsIgnoredAndReplaced) {
+  const std::string dir = cache_dir("experience_malformed");
+  for (const char* text :
+       {"{\"format\": 1, \"devices\": {\"x\": [1, {\"aos_ns\": -3}]}}", "not json at all",
+        "{\"format\": 1, \"devices\": {\"d\": {\"p/k\": "
+        "{\"aos_ns\": \"fast\", \"never\": 7}}}}"}) {
+    std::ofstream(dir + "/experience.json") << text;
+    Result r = run("heavy_run", "preload", auto_env(dir));
+    expect_same("heavy_run", r);
+    EXPECT_EQ(r.report["policy"]["kernels"][0]["recalled"], false) << text;
+    auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
+    EXPECT_TRUE(j.is_object() && j["format"] == 1)
+        << text << ": " << slurp(dir + "/experience.json");
+  }
 }
 
 // Host accesses that need no conversion back (DL_POLICY=always: mechanics).
