@@ -5,7 +5,9 @@
 
 Writes into each directory: fig1_micro.png, fig5_apps.png, fig6_net_speedup.png,
 fig7_da_asta.png, marshal_sweep.png and tables.md (Tables 2 and 3, break-even iterations,
-targets, extra device memory). Needs python3-matplotlib (Debian package).
+targets, extra device memory). Figure 6 gains the controller's measured curves where the
+directory holds controller.json (controller-curve.sh). Needs python3-matplotlib (Debian
+package).
 """
 import json
 import math
@@ -128,7 +130,16 @@ def break_even(t_aos, t_x, cost):
     return max(1, math.ceil(cost / (t_aos - t_x) - 1e-12))
 
 
-def fig6(d, cases, marshal, dev):
+def controller_points(controller, app):
+    """The measured controller curves of `app` (controller-curve.sh): [(iters, first, again)]."""
+    for r in (controller or {}).get("apps", []):
+        if r["app"] == app:
+            return [(p["iters"], p["first"]["net_speedup"], p["again"]["net_speedup"])
+                    for p in r["points"]]
+    return []
+
+
+def fig6(d, cases, marshal, dev, controller=None):
     rows = []
     picked = []
     seen = set()
@@ -156,6 +167,12 @@ def fig6(d, cases, marshal, dev):
                     label="AoS→" + l, color=LAYOUT_COLORS.get(l))
             rows.append((lab, l, t_aos, t_x, costs[l][0], costs[l][1],
                          net_speedup(t_aos, t_x, cost, 30), break_even(t_aos, t_x, cost)))
+        pts = controller_points(controller, app)
+        if pts:  # measured, not modelled
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o--", color="0.5",
+                    label="controller, first run")
+            ax.plot([p[0] for p in pts], [p[2] for p in pts], "s-", color="k",
+                    label="controller, recalled")
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("iterations")
         ax.set_ylabel("net speedup incl. marshaling")
@@ -419,7 +436,7 @@ def main(dirs):
         cases = app_cases(d)
         dev = device_label(marshal or micro or (load(d, "lbm.json") or {}))
         fig5(d, cases, dev)
-        net = fig6(d, cases, marshal, dev)
+        net = fig6(d, cases, marshal, dev, load(d, "controller.json"))
         fig7(d, marshal)
         fig_sweep(d, marshal)
         tables(d, marshal, net)

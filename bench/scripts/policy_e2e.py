@@ -10,7 +10,10 @@ annotated kernel) and of examples/ runs natively, under `dl-run --policy always`
 under `dl-run` (the default policy, auto), --runs times each, interleaved. For each it
 records the median process wall time, the application's own loop time where it reports
 one, whether the output bytes are identical to the native run's, and what DL decided
-(from its report). The JSON holds the device, the date and the command.
+(from its report). The JSON holds the device, the date and the command. The
+controller's experience (experience.json of the cache) is removed at the start: the first
+run of each application under auto learns, the later ones recall (first_run_ratio: the
+first alone).
 
 --zero-touch DIR adds the zero-touch mode: every application with its original kernel
 (the //DL: lines removed, written to DIR) under `dl-run --auto` (the default policy) and
@@ -159,6 +162,12 @@ def main():
     if o.platform:
         env["DL_BENCH_PLATFORM"] = o.platform
     env["DL_CACHE_DIR"] = o.cache or os.path.join(work, "cache")
+    # The controller's first run of each application starts from no experience; the
+    # later ones recall what it learned (docs/runtime.md, "Experience").
+    try:
+        os.remove(os.path.join(env["DL_CACHE_DIR"], "experience.json"))
+    except OSError:
+        pass
     modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun])]
     zdir = os.path.abspath(o.zero_touch) if o.zero_touch else ""
     if zdir:
@@ -203,6 +212,10 @@ def main():
         row = {"app": name, "runs": o.runs, "iters": o.iters if kind == "json" else None,
                "median_s": med, "times_s": times,
                "ratio_to_native": {m: med[m] / med["native"] for m in med},
+               # Under the controller the first run had no experience, the others recalled
+               # it: the first alone, over the native median.
+               "first_run_ratio": {m: times[m][0] / med["native"] for m in med
+                                   if m in ("auto", "zero_touch")},
                "identical_to_native": same}
         if kind == "json":
             lm = {m: statistics.median([x for x in loops[m] if x is not None] or [0]) for m in loops}

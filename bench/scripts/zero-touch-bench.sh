@@ -4,7 +4,9 @@
 # kernel (bench/apps/annotated), and under dl-run --auto with its original kernel (the
 # //DL: lines removed), with DL_POLICY=always and with the default policy (auto).
 # Net speedup = plain kernel ms * iterations / (kernel ms * iterations + marshal device
-# ms), as run-eval.sh's DL mode computes it.
+# ms), as run-eval.sh's DL mode computes it. Under auto each runs twice: first with no
+# experience (the cache's experience.json is removed at the start), then recalling what
+# the first run learned (`*_auto_again`).
 #
 #   bench/scripts/zero-touch-bench.sh <build dir> <out.json> [platform] [profile gpu|cpu]
 #
@@ -16,6 +18,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 B="$(cd "$1" && pwd)"; out="$2"; platform="${3:-}"; profile="${4:-gpu}"
 apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
 export DL_CACHE_DIR="${DL_CACHE_DIR:-/tmp/dl-cache}"
+rm -f "$DL_CACHE_DIR/experience.json"  # the controller's first runs start from nothing
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 hand="$work/annotated"; zt=/tmp/dl-zero-touch
 mkdir -p "$hand" "$zt"
@@ -55,6 +58,9 @@ for c in "${cases[@]}"; do
     run "annotated_$p" "$hand" --policy "$p"
     run "zero_touch_$p" "$zt" --auto --policy "$p"
   done
+  # The controller again, recalling what the first run of each learned (experience.json).
+  run annotated_auto_again "$hand" --policy auto
+  run zero_touch_auto_again "$zt" --auto --policy auto
   echo "zero-touch-bench: $app done"
 done
 python3 - "$work" "$out" "$profile" "${cases[@]}" <<'PY'
@@ -69,7 +75,8 @@ for c in cases:
     plain = load(os.path.join(work, app + ".plain.json"))
     device = device or plain.get("device", "")
     row = {"app": app, "args": c.split()[1:], "modes": {}}
-    for m in ("annotated_always", "zero_touch_always", "annotated_auto", "zero_touch_auto"):
+    for m in ("annotated_always", "zero_touch_always", "annotated_auto", "zero_touch_auto",
+              "annotated_auto_again", "zero_touch_auto_again"):
         d = load(os.path.join(work, "%s.%s.json" % (app, m)))
         rep = load(os.path.join(work, "%s.%s.report.json" % (app, m)))
         tot = rep.get("totals", {})

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Figure 6's controller curves: the net speedup of the profitability controller (dl-run,
+# DL_POLICY=auto) over the application's own AoS kernel, measured at each number of
+# iterations, in a first run (no experience: experience.json removed before it) and in a
+# second run recalling what the first learned. Net speedup = plain kernel ms * iterations
+# / (DL's kernel ms * iterations + marshal device ms), as zero-touch-bench.sh computes it.
+#
+#   bench/scripts/controller-curve.sh <build dir> <out.json> [platform] [profile gpu|cpu]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+B="$(cd "$1" && pwd)"; out="$2"; platform="${3:-}"; profile="${4:-gpu}"
+apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
+export DL_CACHE_DIR="${DL_CACHE_DIR:-/tmp/dl-cache}"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+hand="$work/annotated"; mkdir -p "$hand"
+for d in "$root"/bench/apps/*/; do cp "$d"*.h "$hand/" 2>/dev/null || true; done
+cp "$root"/bench/apps/annotated/*.cl "$hand/"
+[ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"
+if [ "$profile" = gpu ]; then
+  cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
+         "blackscholes --n 4194304" "spmv --matrices table1:e40r0000")
+else
+  cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
+         "blackscholes --n 1048576" "spmv --matrices table1:e40r0000")
+fi
+iters=(1 2 3 5 10 20 30)
+for c in "${cases[@]}"; do
+  read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
+  for k in "${iters[@]}"; do
+    run() {  # run <label> [dl-run options...]
+      local label="$1"; shift
+      local pre=()
+      (($#)) && pre=("$dlrun" "$@" --report "$work/$app.$k.$label.report.json" --)
+      "${pre[@]}" "$apps/dl-app-$app" "${args[@]}" --mode app --iters "$k" --kernel-dir "$hand" \
+        --json "$work/$app.$k.$label.json" >"$work/$app.$k.$label.log" 2>&1 ||
+        { cat "$work/$app.$k.$label.log" >&2; echo "$app $label failed" >&2; exit 1; }
+    }
+    rm -f "$DL_CACHE_DIR/experience.json"
+    run plain
+    run first --policy auto
+    run again --policy auto
+    run always --policy always
+  done
+  echo "controller-curve: $app done"
+done
+python3 - "$work" "$out" "$profile" "${iters[*]}" "${cases[@]}" <<'PY'
+import datetime, json, os, sys
+work, out, profile, iters, cases = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5:]
+def load(p):
+    with open(p) as f:
+        return json.load(f)
+rows, device = [], ""
+for c in cases:
+    app = c.split()[0]
+    row = {"app": app, "args": c.split()[1:], "points": []}
+    for k in iters:
+        plain = load(os.path.join(work, "%s.%s.plain.json" % (app, k)))
+        device = device or plain.get("device", "")
+        cp = plain["cases"][0]
+        point = {"iters": int(k), "plain_kernel_ms": cp["kernel_ms"]}
+        for m in ("first", "again", "always"):
+            d = load(os.path.join(work, "%s.%s.%s.json" % (app, k, m)))["cases"][0]
+            rep = load(os.path.join(work, "%s.%s.%s.report.json" % (app, k, m)))
+            tot = rep.get("totals", {})
+            mms = tot.get("marshal_device_ns", 0) / 1e6
+            it = cp.get("iters", int(k))
+            point[m] = {"kernel_ms": d["kernel_ms"], "marshal_ms": mms,
+                        "transformed_launches": tot.get("transformed_launches"),
+                        "net_speedup": cp["kernel_ms"] * it / (d["kernel_ms"] * it + mms),
+                        "same_results": d.get("result_fnv") == cp.get("result_fnv"),
+                        "policy": {x.get("name"): x.get("policy") for x in rep.get("kernels", [])}}
+        row["points"].append(point)
+        print("%-13s %3s iterations: first %.2fx, again %.2fx, always %.2fx%s" % (
+            app, k, point["first"]["net_speedup"], point["again"]["net_speedup"],
+            point["always"]["net_speedup"],
+            "" if all(point[m]["same_results"] for m in ("first", "again", "always")) else " DIFFERENT"))
+    rows.append(row)
+doc = {"benchmark": "net speedup of the controller (dl-run, auto) by iterations: a first run "
+                    "with no experience and a second recalling it; always for reference",
+       "device": device, "profile": profile,
+       "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+       "command": "bench/scripts/controller-curve.sh <build> <out> " + profile, "apps": rows}
+with open(out, "w") as f:
+    json.dump(doc, f, indent=1)
+PY
