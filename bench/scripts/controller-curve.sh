@@ -2,7 +2,7 @@
 # Figure 6's controller curves: the net speedup of the profitability controller (dl-run,
 # DL_POLICY=auto) over the application's own AoS kernel, measured at each number of
 # iterations, in a first run (no experience: experience.json removed before it) and in a
-# second run recalling what the first learned. Net speedup = plain kernel ms * iterations
+# second and a third run recalling what the earlier ones learned. Net speedup = plain kernel ms * iterations
 # / (DL's kernel ms * iterations + marshal device ms), as zero-touch-bench.sh computes it.
 #
 #   bench/scripts/controller-curve.sh <build dir> <out.json> [platform] [profile gpu|cpu]
@@ -39,6 +39,7 @@ for c in "${cases[@]}"; do
     run plain
     run first --policy auto
     run again --policy auto
+    run third --policy auto
     run always --policy always
   done
   echo "controller-curve: $app done"
@@ -58,7 +59,7 @@ for c in cases:
         device = device or plain.get("device", "")
         cp = plain["cases"][0]
         point = {"iters": int(k), "plain_kernel_ms": cp["kernel_ms"]}
-        for m in ("first", "again", "always"):
+        for m in ("first", "again", "third", "always"):
             d = load(os.path.join(work, "%s.%s.%s.json" % (app, k, m)))["cases"][0]
             rep = load(os.path.join(work, "%s.%s.%s.report.json" % (app, k, m)))
             tot = rep.get("totals", {})
@@ -70,13 +71,15 @@ for c in cases:
                         "same_results": d.get("result_fnv") == cp.get("result_fnv"),
                         "policy": {x.get("name"): x.get("policy") for x in rep.get("kernels", [])}}
         row["points"].append(point)
-        print("%-13s %3s iterations: first %.2fx, again %.2fx, always %.2fx%s" % (
+        print("%-13s %3s iterations: first %.2fx, again %.2fx, third %.2fx, always %.2fx%s" % (
             app, k, point["first"]["net_speedup"], point["again"]["net_speedup"],
-            point["always"]["net_speedup"],
-            "" if all(point[m]["same_results"] for m in ("first", "again", "always")) else " DIFFERENT"))
+            point["third"]["net_speedup"], point["always"]["net_speedup"],
+            "" if all(point[m]["same_results"] for m in ("first", "again", "third", "always"))
+            else " DIFFERENT"))
     rows.append(row)
 doc = {"benchmark": "net speedup of the controller (dl-run, auto) by iterations: a first run "
-                    "with no experience and a second recalling it; always for reference",
+                    "with no experience, a second and a third recalling what the earlier "
+                    "learned; always for reference",
        "device": device, "profile": profile,
        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
        "command": "bench/scripts/controller-curve.sh <build> <out> " + profile, "apps": rows}

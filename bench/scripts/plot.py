@@ -131,10 +131,10 @@ def break_even(t_aos, t_x, cost):
 
 
 def controller_points(controller, app):
-    """The measured controller curves of `app` (controller-curve.sh): [(iters, first, again)]."""
+    """The measured controller curves of `app` (controller-curve.sh): [(iters, first, third)]."""
     for r in (controller or {}).get("apps", []):
         if r["app"] == app:
-            return [(p["iters"], p["first"]["net_speedup"], p["again"]["net_speedup"])
+            return [(p["iters"], p["first"]["net_speedup"], p["third"]["net_speedup"])
                     for p in r["points"]]
     return []
 
@@ -172,7 +172,7 @@ def fig6(d, cases, marshal, dev, controller=None):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o--", color="0.5",
                     label="controller, first run")
             ax.plot([p[0] for p in pts], [p[2] for p in pts], "s-", color="k",
-                    label="controller, recalled")
+                    label="controller, third run")
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("iterations")
         ax.set_ylabel("net speedup incl. marshaling")

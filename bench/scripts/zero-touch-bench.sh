@@ -5,8 +5,8 @@
 # //DL: lines removed), with DL_POLICY=always and with the default policy (auto).
 # Net speedup = plain kernel ms * iterations / (kernel ms * iterations + marshal device
 # ms), as run-eval.sh's DL mode computes it. Under auto each runs twice: first with no
-# experience (the cache's experience.json is removed at the start), then recalling what
-# the first run learned (`*_auto_again`).
+# experience (the cache's experience.json is removed at the start), then twice recalling
+# what the earlier runs learned (`*_auto_again`, `*_auto_third`).
 #
 #   bench/scripts/zero-touch-bench.sh <build dir> <out.json> [platform] [profile gpu|cpu]
 #
@@ -58,9 +58,13 @@ for c in "${cases[@]}"; do
     run "annotated_$p" "$hand" --policy "$p"
     run "zero_touch_$p" "$zt" --auto --policy "$p"
   done
-  # The controller again, recalling what the first run of each learned (experience.json).
-  run annotated_auto_again "$hand" --policy auto
-  run zero_touch_auto_again "$zt" --auto --policy auto
+  # The controller again, recalling what the earlier runs learned (experience.json): a
+  # first run whose launches all ended before DL's build learns only a; the second then
+  # measures t, and the third recalls both.
+  for again in again third; do
+    run "annotated_auto_$again" "$hand" --policy auto
+    run "zero_touch_auto_$again" "$zt" --auto --policy auto
+  done
   echo "zero-touch-bench: $app done"
 done
 python3 - "$work" "$out" "$profile" "${cases[@]}" <<'PY'
@@ -76,7 +80,8 @@ for c in cases:
     device = device or plain.get("device", "")
     row = {"app": app, "args": c.split()[1:], "modes": {}}
     for m in ("annotated_always", "zero_touch_always", "annotated_auto", "zero_touch_auto",
-              "annotated_auto_again", "zero_touch_auto_again"):
+              "annotated_auto_again", "zero_touch_auto_again", "annotated_auto_third",
+              "zero_touch_auto_third"):
         d = load(os.path.join(work, "%s.%s.json" % (app, m)))
         rep = load(os.path.join(work, "%s.%s.report.json" % (app, m)))
         tot = rep.get("totals", {})
