@@ -142,6 +142,9 @@ void ConversionPolicy::recall(const Experience& e) {
   prior_ = e;
   if (e.never || e.transformed_ns >= (1.0 - p_.min_gain) * e.aos_ns) {
     verdict_ = Verdict::Never;
+    a_ = e.aos_ns;  // (not measured again: the next run recalls the same)
+    t_ = e.transformed_ns;
+    c_ = e.round_trip_ns;
     reason_ =
         "kept AoS: an earlier run on this device found that converting does not pay "
         "(transformed " +

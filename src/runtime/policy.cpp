@@ -222,7 +222,9 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   d.why = rule.reason();
   // The first transformed launch of a run is waited for even when an earlier run's
   // experience gave t: a wrong experience is judged before a second launch follows.
-  d.measure = sampled(*d.kp) || (d.transform && rule.transformed_measured() == 0);
+  // A kernel judged never to pay is not measured any more (no event, no callback).
+  const bool never = rule.verdict() == ConversionPolicy::Verdict::Never;
+  d.measure = (sampled(*d.kp) && !never) || (d.transform && rule.transformed_measured() == 0);
   d.sync = d.transform
                ? rule.transformed_measured() == 0
                : rule.aos_measured() == 0 && rule.verdict() != ConversionPolicy::Verdict::Never;
@@ -247,8 +249,9 @@ Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, do
   if (d.transform) return d;  // the launch is decided again once the shadow exists
   d.kp->launches++;
   d.kp->kept_aos++;
-  d.measure = sampled(*d.kp);
-  d.sync = rule.aos_ns() == 0;
+  const bool never = rule.verdict() == ConversionPolicy::Verdict::Never;
+  d.measure = sampled(*d.kp) && !never;
+  d.sync = rule.aos_ns() == 0 && !never;
   note(*d.kp, ks.name, d);
   return d;
 }
