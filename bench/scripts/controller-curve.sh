@@ -44,12 +44,10 @@ for c in "${cases[@]}"; do
   done
   echo "controller-curve: $app done"
 done
-python3 - "$work" "$out" "$profile" "${iters[*]}" "${cases[@]}" <<'PY'
+PYTHONPATH="$root/bench/scripts" python3 - "$work" "$out" "$profile" "${iters[*]}" "${cases[@]}" <<'PY'
 import datetime, json, os, sys
+from net_speedup import dl_run, load
 work, out, profile, iters, cases = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5:]
-def load(p):
-    with open(p) as f:
-        return json.load(f)
 rows, device = [], ""
 for c in cases:
     app = c.split()[0]
@@ -60,16 +58,8 @@ for c in cases:
         cp = plain["cases"][0]
         point = {"iters": int(k), "plain_kernel_ms": cp["kernel_ms"]}
         for m in ("first", "again", "third", "always"):
-            d = load(os.path.join(work, "%s.%s.%s.json" % (app, k, m)))["cases"][0]
-            rep = load(os.path.join(work, "%s.%s.%s.report.json" % (app, k, m)))
-            tot = rep.get("totals", {})
-            mms = tot.get("marshal_device_ns", 0) / 1e6
-            it = cp.get("iters", int(k))
-            point[m] = {"kernel_ms": d["kernel_ms"], "marshal_ms": mms,
-                        "transformed_launches": tot.get("transformed_launches"),
-                        "net_speedup": cp["kernel_ms"] * it / (d["kernel_ms"] * it + mms),
-                        "same_results": d.get("result_fnv") == cp.get("result_fnv"),
-                        "policy": {x.get("name"): x.get("policy") for x in rep.get("kernels", [])}}
+            point[m] = dl_run(cp, os.path.join(work, "%s.%s.%s.json" % (app, k, m)),
+                              os.path.join(work, "%s.%s.%s.report.json" % (app, k, m)), int(k))
         row["points"].append(point)
         print("%-13s %3s iterations: first %.2fx, again %.2fx, third %.2fx, always %.2fx%s" % (
             app, k, point["first"]["net_speedup"], point["again"]["net_speedup"],

@@ -67,12 +67,10 @@ for c in "${cases[@]}"; do
   done
   echo "zero-touch-bench: $app done"
 done
-python3 - "$work" "$out" "$profile" "${cases[@]}" <<'PY'
+PYTHONPATH="$root/bench/scripts" python3 - "$work" "$out" "$profile" "${cases[@]}" <<'PY'
 import datetime, json, os, sys
+from net_speedup import dl_run, load
 work, out, profile, cases = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-def load(p):
-    with open(p) as f:
-        return json.load(f)
 rows, device = [], ""
 for c in cases:
     app = c.split()[0]
@@ -82,20 +80,8 @@ for c in cases:
     for m in ("annotated_always", "zero_touch_always", "annotated_auto", "zero_touch_auto",
               "annotated_auto_again", "zero_touch_auto_again", "annotated_auto_third",
               "zero_touch_auto_third"):
-        d = load(os.path.join(work, "%s.%s.json" % (app, m)))
-        rep = load(os.path.join(work, "%s.%s.report.json" % (app, m)))
-        tot = rep.get("totals", {})
-        mms = tot.get("marshal_device_ns", 0) / 1e6
-        cp, cd = plain["cases"][0], d["cases"][0]
-        it = cp.get("iters", 1)
-        row["modes"][m] = {
-            "kernel_ms": cd["kernel_ms"], "marshal_ms": mms, "iters": it,
-            "transformed_launches": tot.get("transformed_launches"),
-            "policy": {k.get("name"): k.get("policy") for k in rep.get("kernels", [])},
-            "net_speedup": cp["kernel_ms"] * it / (cd["kernel_ms"] * it + mms),
-            "same_results": cd.get("result_fnv") == cp.get("result_fnv"),
-            "auto": [{k: a.get(k) for k in ("rewritten", "cached", "seconds", "kernels", "why")}
-                     for a in rep.get("auto", [])]}
+        row["modes"][m] = dl_run(plain["cases"][0], os.path.join(work, "%s.%s.json" % (app, m)),
+                                 os.path.join(work, "%s.%s.report.json" % (app, m)))
     row["plain_kernel_ms"] = plain["cases"][0]["kernel_ms"]
     rows.append(row)
     print("%-13s %s" % (app, "  ".join("%s %.2fx%s" % (m, v["net_speedup"], "" if v["same_results"] else " DIFFERENT")
