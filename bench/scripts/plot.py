@@ -134,9 +134,11 @@ def controller_points(controller, app):
     """The measured controller curves of `app` (controller-curve.sh): [(iters, first, third)]."""
     for r in (controller or {}).get("apps", []):
         if r["app"] == app:
-            return [(p["iters"], p["first"]["net_speedup"], p["third"]["net_speedup"])
-                    for p in r["points"]]
-    return []
+            # The case it ran when the panel's may be another (SpMV's matrix).
+            case = "".join(" (%s)" % a.split(":")[-1] for a in r.get("args", []) if ":" in a)
+            return case, [(p["iters"], p["first"]["net_speedup"], p["third"]["net_speedup"])
+                          for p in r["points"]]
+    return "", []
 
 
 def fig6(d, cases, marshal, dev, controller=None):
@@ -167,12 +169,12 @@ def fig6(d, cases, marshal, dev, controller=None):
                     label="AoS→" + l, color=LAYOUT_COLORS.get(l))
             rows.append((lab, l, t_aos, t_x, costs[l][0], costs[l][1],
                          net_speedup(t_aos, t_x, cost, 30), break_even(t_aos, t_x, cost)))
-        pts = controller_points(controller, app)
+        case, pts = controller_points(controller, app)
         if pts:  # measured, not modelled
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o--", color="0.5",
-                    label="controller, first run")
+                    label="controller%s, first run" % case)
             ax.plot([p[0] for p in pts], [p[2] for p in pts], "s-", color="k",
-                    label="controller, third run")
+                    label="controller%s, third run" % case)
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("iterations")
         ax.set_ylabel("net speedup incl. marshaling")
