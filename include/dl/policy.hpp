@@ -52,6 +52,7 @@ class ConversionPolicy {
     double transformed_ns = 0;  // t, per launch (0: never measured)
     double round_trip_ns = 0;   // C of the buffers that run converted or would have
     double epoch_launches = 0;  // mean launches per epoch (the last one ended by the exit)
+    double spent_ns = 0;        // AoS kernel time spent while the verdict was unknown (all runs)
     bool never = false;         // the transformed kernel was judged not faster
     /// Whether it says anything the rule can use.
     bool useful() const { return never || (aos_ns > 0 && transformed_ns > 0 && round_trip_ns > 0); }
@@ -80,7 +81,8 @@ class ConversionPolicy {
   /// The host needed the buffers in AoS: the epoch ends.
   void epoch_end();
 
-  /// Starts from an earlier run's experience (before this run's first decision).
+  /// Starts from an earlier run's experience (before this run's first decision). One
+  /// without a verdict still counts its AoS time spent towards the build and the trial.
   void recall(const Experience& e);
   /// What this run learned so far (for the next run): useful() only once both kernels
   /// were measured, or the verdict is never.

@@ -137,7 +137,12 @@ double ConversionPolicy::launches_before_buying() const {
 }
 
 void ConversionPolicy::recall(const Experience& e) {
-  if (!e.useful()) return;
+  if (!e.useful()) {
+    // No verdict yet: the AoS time earlier runs spent pays for the build and the trial
+    // as this run's does (rent or buy across runs).
+    if (e.spent_ns > 0 && verdict_ == Verdict::Unknown) spent_aos_ += e.spent_ns;
+    return;
+  }
   recalled_ = true;
   prior_ = e;
   if (e.never || e.transformed_ns >= (1.0 - p_.min_gain) * e.aos_ns) {
@@ -168,6 +173,7 @@ ConversionPolicy::Experience ConversionPolicy::experience() const {
   e.transformed_ns = t_;
   e.round_trip_ns = c_ > 0 ? c_ : prior_.round_trip_ns;
   e.epoch_launches = static_cast<double>(launches) / static_cast<double>(epochs);
+  if (verdict_ == Verdict::Unknown) e.spent_ns = spent_aos_;
   return e;
 }
 

@@ -21,6 +21,7 @@ nlohmann::json to_json(const Experience& e) {
           {"transformed_ns", e.transformed_ns},
           {"round_trip_ns", e.round_trip_ns},
           {"epoch_launches", e.epoch_launches},
+          {"spent_ns", e.spent_ns},
           {"never", e.never}};
 }
 
@@ -35,6 +36,7 @@ Experience from_json(const nlohmann::json& j) {
   e.transformed_ns = num("transformed_ns");
   e.round_trip_ns = num("round_trip_ns");
   e.epoch_launches = num("epoch_launches");
+  e.spent_ns = num("spent_ns");
   const auto never = j.find("never");
   e.never = never != j.end() && never->is_boolean() && never->get<bool>();
   return e;

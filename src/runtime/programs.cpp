@@ -442,11 +442,18 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
           ps->deferred = rt.controls.DL_POLICY == "auto";
         }
         // An earlier run's experience that a kernel converts from its first launch:
-        // build now, in the background, so that the first launch finds it.
-        if (!ps->deferred)
+        // build now, with the application's build, so that the first launch finds it.
+        if (!ps->deferred) {
           build_now(*ps, false);
-        else if (in_background(*ps) || recalls_paying(*ps))
+        } else if (recalls_paying(*ps)) {
+          {
+            std::lock_guard<std::mutex> lock(rt.mutex);
+            ps->building = true;
+          }
+          build_deferred(*ps);
+        } else if (in_background(*ps)) {
           build_in_background(ps);
+        }
         return 0;
       },
       0);
@@ -553,14 +560,23 @@ cl_int clRetainProgram(cl_program program) {
 }
 
 cl_int clReleaseProgram(cl_program program) {
+  std::shared_ptr<ProgramState> building;
   {
     // The application's last reference: forget the handle (it may be recycled); its
     // kernels keep the state (and the shadow) alive.
     Runtime& rt = Runtime::get();
     std::lock_guard<std::mutex> lock(rt.mutex);
     auto it = rt.programs.find(program);
-    if (it != rt.programs.end() && --it->second->app_refs == 0) rt.programs.erase(it);
+    if (it != rt.programs.end() && --it->second->app_refs == 0) {
+      if (it->second->building) building = it->second;
+      rt.programs.erase(it);
+    }
   }
+  // A background build of the program still under way ends here, in the application's
+  // thread, while the driver is whole: an application that releases its program and
+  // exits would otherwise leave it running into the driver's teardown at exit (a crash
+  // seen on the H100 when the build outlasted a short run).
+  if (building) wait_for_build(*building);
   return real().clReleaseProgram(program);
 }
 

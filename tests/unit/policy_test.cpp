@@ -265,6 +265,28 @@ TEST(Experience, WrongExperienceCostsAtMostOneMoreRoundTrip) {
   }
 }
 
+TEST(Experience, AoSTimeOfEarlierRunsPaysForTheBuild) {
+  // Short runs that never reach their build: each keeps what it spent, and a later run
+  // builds (and explores) once the runs together have spent the build's cost.
+  ConversionPolicy first;
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_FALSE(first.prepare(8));
+    first.launched(false, 1);
+  }
+  const ConversionPolicy::Experience e = first.experience();
+  EXPECT_FALSE(e.useful());
+  EXPECT_DOUBLE_EQ(e.spent_ns, 5);
+  ConversionPolicy second;
+  second.recall(e);
+  EXPECT_FALSE(second.recalled());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(second.prepare(8)) << i;
+    second.launched(false, 1);
+  }
+  EXPECT_TRUE(second.prepare(8));
+  EXPECT_TRUE(second.convert(2)) << "the trial too: 8 spent against a round trip of 2";
+}
+
 TEST(Experience, OneLosingEpochEndsTheTrust) {
   // The experience said long epochs; this run's are one launch long. The first epoch
   // converts and loses; from then on the rule waits k = floor(beta C / s) launches, which
