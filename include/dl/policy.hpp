@@ -126,6 +126,10 @@ class ConversionPolicy {
   bool recalled_ = false, predict_long_ = false;
   Experience prior_;
   std::uint64_t launches_total_ = 0;
+  // Experience without a verdict: earlier runs' launches per epoch, and whether those
+  // epochs were too short for the conversions they measured.
+  double prior_epoch_ = 0;
+  bool prior_short_ = false;
 };
 
 }  // namespace dl

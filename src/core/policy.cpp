@@ -34,6 +34,11 @@ bool ConversionPolicy::prepare(double setup_ns) {
               " launches of an epoch";
     return false;
   }
+  if (prior_short_ && static_cast<double>(epoch_launches()) <= prior_epoch_) {
+    reason_ = "kept AoS: earlier runs needed AoS every " + std::to_string(std::lround(prior_epoch_)) +
+              " launches, too few to pay for conversions of " + ms(prior_.round_trip_ns);
+    return false;
+  }
   if (spent_aos_ >= setup_ns) return true;
   reason_ = "kept AoS: preparing the transformed kernel once the AoS kernel time (" +
             ms(spent_aos_) + ") reaches its cost (" + ms(setup_ns) + ")";
@@ -63,9 +68,15 @@ bool ConversionPolicy::convert(double round_trip_ns) {
                   ") reaches a round trip of conversions (" + ms(c_) + ")";
         return false;
       }
-      if (epochs_ > 0 && longest_epoch_ * a_ < c_) {
-        reason_ = "kept AoS: the host needs AoS every " +
-                  std::to_string(std::lround(longest_epoch_)) +
+      if (!na_) {
+        // The AoS time that pays for the trial is earlier runs': this run's AoS kernel is
+        // measured first, so that the trial is judged against it.
+        reason_ = "kept AoS for a launch: measuring the AoS kernel before the trial";
+        return false;
+      }
+      const double longest = std::max(longest_epoch_, prior_epoch_);
+      if ((epochs_ > 0 || prior_epoch_ > 0) && longest * a_ < c_) {
+        reason_ = "kept AoS: the host needs AoS every " + std::to_string(std::lround(longest)) +
                   " launches at most, too few to pay for conversions of " + ms(c_);
         return false;
       }
@@ -141,6 +152,12 @@ void ConversionPolicy::recall(const Experience& e) {
     // No verdict yet: the AoS time earlier runs spent pays for the build and the trial
     // as this run's does (rent or buy across runs).
     if (e.spent_ns > 0 && verdict_ == Verdict::Unknown) spent_aos_ += e.spent_ns;
+    // And how long their epochs were: when they were too short for the conversions they
+    // measured, neither the build nor the trial is worth making again for epochs as short.
+    prior_.round_trip_ns = e.round_trip_ns;
+    prior_epoch_ = e.epoch_launches;
+    prior_short_ = e.round_trip_ns > 0 && e.aos_ns > 0 &&
+                   e.epoch_launches * e.aos_ns < e.round_trip_ns;
     return;
   }
   recalled_ = true;

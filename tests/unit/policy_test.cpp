@@ -287,6 +287,58 @@ TEST(Experience, AoSTimeOfEarlierRunsPaysForTheBuild) {
   EXPECT_TRUE(second.convert(2)) << "the trial too: 8 spent against a round trip of 2";
 }
 
+TEST(Experience, ATrialPaidByEarlierRunsIsJudgedAgainstThisRunsAoS) {
+  // Earlier runs spent enough for the build and the trial; this run measures its AoS
+  // kernel at its first launch, then converts, and judges the transformed kernel by it.
+  for (double epoch : {0.0, 10.0}) {  // (0: an experience that does not say)
+    ConversionPolicy::Experience e;
+    e.aos_ns = 1;
+    e.epoch_launches = epoch;
+    e.spent_ns = 50;
+    ConversionPolicy p;
+    p.recall(e);
+    EXPECT_TRUE(p.prepare(8));
+    EXPECT_FALSE(p.convert(2)) << "no AoS launch measured in this run yet";
+    p.launched(false, 1);
+    ASSERT_TRUE(p.convert(2)) << p.reason();
+    p.launched(true, 1.5);  // slower than AoS
+    EXPECT_EQ(p.verdict(), ConversionPolicy::Verdict::Never) << p.reason();
+    EXPECT_TRUE(p.experience().useful()) << "the next run recalls the verdict";
+  }
+}
+
+TEST(Experience, EpochsTooShortInEarlierRunsAreNotBuiltForAgain) {
+  // A run built, and found its two-launch epochs too short for conversions of 10: the
+  // next run, with the same epochs, neither builds nor explores, however much the runs
+  // together have spent; one whose epoch grows longer than the earlier ones builds.
+  ConversionPolicy first;
+  for (int ep = 0; ep < 20; ++ep) {
+    for (int i = 0; i < 2; ++i) {
+      if (first.prepare(3)) {
+        EXPECT_FALSE(first.convert(10));
+      }
+      first.launched(false, 1);
+    }
+    first.epoch_end();
+  }
+  const ConversionPolicy::Experience e = first.experience();
+  EXPECT_FALSE(e.useful());
+  EXPECT_DOUBLE_EQ(e.round_trip_ns, 10);
+  ConversionPolicy second;
+  second.recall(e);
+  for (int ep = 0; ep < 5; ++ep) {
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_FALSE(second.prepare(3)) << "epoch " << ep << " launch " << i;
+      second.launched(false, 1);
+    }
+    second.epoch_end();
+  }
+  ConversionPolicy third;
+  third.recall(second.experience());
+  for (int i = 0; i < 3; ++i) third.launched(false, 1);
+  EXPECT_TRUE(third.prepare(3)) << third.reason();
+}
+
 TEST(Experience, OneLosingEpochEndsTheTrust) {
   // The experience said long epochs; this run's are one launch long. The first epoch
   // converts and loses; from then on the rule waits k = floor(beta C / s) launches, which
