@@ -2,7 +2,8 @@
 # Figure 6's controller curves: the net speedup of the profitability controller (dl-run,
 # DL_POLICY=auto) over the application's own AoS kernel, measured at each number of
 # iterations, in a first run (no experience: experience.json removed before it) and in a
-# second and a third run recalling what the earlier ones learned. Net speedup = plain kernel ms * iterations
+# second and a third run recalling what the earlier ones learned; at 10 iterations also
+# the run after the experience holds a verdict ("learned"). Net speedup = plain kernel ms * iterations
 # / (DL's kernel ms * iterations + marshal device ms), as zero-touch-bench.sh computes it.
 #
 #   bench/scripts/controller-curve.sh <build dir> <out.json> [platform] [profile gpu|cpu]
@@ -23,7 +24,8 @@ else
   cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
          "blackscholes --n 1048576" "spmv --matrices table1:e40r0000")
 fi
-iters=(1 2 3 5 10 20 30)
+read -r -a iters <<<"${CURVE_ITERS:-1 2 3 5 10 20 30}"  # (CURVE_ITERS: a shorter list)
+learn_at=10  # where the steady state is measured too
 for c in "${cases[@]}"; do
   read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
   for k in "${iters[@]}"; do
@@ -41,6 +43,25 @@ for c in "${cases[@]}"; do
     run again --policy auto
     run third --policy auto
     run always --policy always
+    if [ "$k" = "$learn_at" ]; then
+      # Runs until the experience holds a verdict for every kernel (at most 12), then one
+      # more: the steady state of an application run again and again.
+      n=3
+      while ((n < 12)) && ! python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
+import json, sys
+try:
+    kernels = [k for d in json.load(open(sys.argv[1]))["devices"].values() for k in d.values()]
+except (OSError, ValueError, KeyError):
+    sys.exit(1)
+sys.exit(0 if kernels and all(k.get("never") or k.get("transformed_ns", 0) > 0 for k in kernels)
+         else 1)
+PY
+      do
+        n=$((n + 1)); run learning --policy auto
+      done
+      echo "$n" >"$work/$app.$k.runs_before_learned"
+      run learned --policy auto
+    fi
   done
   echo "controller-curve: $app done"
 done
@@ -60,6 +81,14 @@ for c in cases:
         for m in ("first", "again", "third", "always"):
             point[m] = dl_run(cp, os.path.join(work, "%s.%s.%s.json" % (app, k, m)),
                               os.path.join(work, "%s.%s.%s.report.json" % (app, k, m)), int(k))
+        learned = os.path.join(work, "%s.%s.learned.json" % (app, k))
+        if os.path.exists(learned):
+            point["learned"] = dl_run(cp, learned, os.path.join(
+                work, "%s.%s.learned.report.json" % (app, k)), int(k))
+            with open(os.path.join(work, "%s.%s.runs_before_learned" % (app, k))) as f:
+                point["learned"]["runs_before"] = int(f.read())
+            print("%-13s %3s iterations: learned %.2fx after %d runs" % (
+                app, k, point["learned"]["net_speedup"], point["learned"]["runs_before"]))
         row["points"].append(point)
         print("%-13s %3s iterations: first %.2fx, again %.2fx, third %.2fx, always %.2fx%s" % (
             app, k, point["first"]["net_speedup"], point["again"]["net_speedup"],
@@ -69,7 +98,8 @@ for c in cases:
     rows.append(row)
 doc = {"benchmark": "net speedup of the controller (dl-run, auto) by iterations: a first run "
                     "with no experience, a second and a third recalling what the earlier "
-                    "learned; always for reference",
+                    "learned, and at 10 iterations the run after the experience holds a verdict; always "
+                    "for reference",
        "device": device, "profile": profile,
        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
        "command": "bench/scripts/controller-curve.sh <build> <out> " + profile, "apps": rows}

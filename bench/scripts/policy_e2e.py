@@ -3,7 +3,7 @@
 
     bench/scripts/policy_e2e.py --build BUILD --out results.json [--runs 5] [--iters 10]
                                 [--platform NAME] [--apps micro,lbm,...] [--cache DIR]
-                                [--zero-touch DIR]
+                                [--zero-touch DIR] [--modes always,auto,...]
 
 Every application of bench/apps ("app" mode: the unmodified AoS host code with its
 annotated kernel) and of examples/ runs natively, under `dl-run --policy always` and
@@ -13,7 +13,7 @@ one, whether the output bytes are identical to the native run's, and what DL dec
 (from its report). The JSON holds the device, the date and the command. The
 controller's experience (experience.json of the cache) is removed at the start: the first
 run of each application under auto learns, the later ones recall (first_run_ratio: the
-first alone).
+first alone). ratio_ci90 is a 90% bootstrap interval of each ratio of medians.
 
 --zero-touch DIR adds the zero-touch mode: every application with its original kernel
 (the //DL: lines removed, written to DIR) under `dl-run --auto` (the default policy) and
@@ -26,6 +26,7 @@ import datetime
 import filecmp
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -129,6 +130,16 @@ def results(path):
     return json.dumps([c.get("result_fnv") for c in d.get("cases", [])])
 
 
+def ratio_ci(dl, native, resamples=2000):
+    """A 90% bootstrap interval of median(dl) / median(native) (None without both)."""
+    if len(dl) < 2 or len(native) < 2:
+        return None
+    rng = random.Random(1)
+    r = sorted(statistics.median(rng.choices(dl, k=len(dl))) /
+               statistics.median(rng.choices(native, k=len(native))) for _ in range(resamples))
+    return [r[int(0.05 * resamples)], r[int(0.95 * resamples) - 1]]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -141,6 +152,9 @@ def main():
     ap.add_argument("--size", default="gpu", choices=sorted(SIZES))
     ap.add_argument("--device", default="",
                     help="the device's name for the results, where no calibration names it")
+    ap.add_argument("--modes", default="",
+                    help="the DL modes to run (comma-separated: always,auto and, with "
+                         "--zero-touch, zero_touch_always,zero_touch); default all")
     ap.add_argument("--zero-touch", default="",
                     help="directory for the original kernels: adds the dl-run --auto modes")
     o = ap.parse_args()
@@ -174,6 +188,12 @@ def main():
         zero_touch_dir(build, zdir)
         modes += [("zero_touch_always", [dlrun, "--auto", "--policy", "always"]),
                   ("zero_touch", [dlrun, "--auto"])]
+    if o.modes:
+        keep = set(o.modes.split(","))
+        unknown = keep - {m for m, _ in modes}
+        if unknown:
+            sys.exit("policy_e2e: no mode %s" % ", ".join(sorted(unknown)))
+        modes = [(m, p) for m, p in modes if m == "native" or m in keep]
     wanted = set(filter(None, o.apps.split(",")))
     rows = []
     for name, argv, kind in apps(build, o.iters, o.size):
@@ -217,6 +237,8 @@ def main():
         row = {"app": name, "runs": o.runs, "iters": o.iters if kind == "json" else None,
                "median_s": med, "times_s": times,
                "ratio_to_native": {m: med[m] / med["native"] for m in med},
+               "ratio_ci90": {m: ratio_ci(times[m], times["native"]) for m in med
+                              if m != "native"},
                # Under the controller the first run had no experience, the others recalled
                # it: the first alone, over the native median.
                "first_run_ratio": {m: times[m][0] / med["native"] for m in med
@@ -235,9 +257,12 @@ def main():
                                                           "kernels")} for a in r.get("auto", [])]}
                   for m, r in report.items()}
         rows.append(row)
+        ci = row["ratio_ci90"]
         print("%-13s native %.3f s, %s; identical: %s" %
-              (name, med["native"], ", ".join("%s %.2fx" % (m, med[m] / med["native"])
-                                              for m, _ in modes[1:]),
+              (name, med["native"], ", ".join(
+                  "%s %.2fx%s" % (m, med[m] / med["native"],
+                                  " [%.2f, %.2f]" % tuple(ci[m]) if ci.get(m) else "")
+                  for m, _ in modes[1:]),
                all(same.values())), flush=True)
     dev = o.device
     for r in rows:
