@@ -277,6 +277,13 @@ std::string cache_dir() {
   return "/tmp/dl-cache";
 }
 
+DeviceProfile cached_profile(cl_device_id device) {
+  DeviceProfile p;
+  p.key = device_key(device);
+  from_cache(p);
+  return p;
+}
+
 DeviceProfile device_profile(cl_context context, cl_device_id device) {
   Runtime& rt = Runtime::get();
   DeviceProfile p;

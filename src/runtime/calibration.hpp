@@ -33,6 +33,9 @@ struct DeviceProfile {
 /// convert nothing" (the controller keeps AoS).
 DeviceProfile device_profile(cl_context context, cl_device_id device);
 
+/// The cached profile of `device`, measuring nothing (invalid when there is none).
+DeviceProfile cached_profile(cl_device_id device);
+
 /// Where the cache lives (DL_CACHE_DIR, $XDG_CACHE_HOME/dl, ~/.cache/dl).
 std::string cache_dir();
 /// Makes `path` and its parents (mkdir -p), quietly.

@@ -133,6 +133,36 @@ std::string not_worth_building(const ProgramState& ps) {
   return why;
 }
 
+/// Under DL_POLICY=auto, whether every device of `ps` has a cached calibration saying
+/// that converting never pays there: then the program is settled at its build (no shadow,
+/// nothing deferred), and its launches are neither measured nor counted.
+bool never_pays_cached(const ProgramState& ps) {
+  Runtime& rt = Runtime::get();
+  if (rt.controls.DL_POLICY != "auto" || rt.controls.DL_CALIBRATE) return false;
+  std::vector<cl_device_id> devices;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    devices = ps.devices;
+  }
+  if (devices.empty()) return false;
+  for (cl_device_id d : devices) {
+    std::shared_ptr<const DeviceProfile> p;
+    {
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      p = rt.profile(d);
+    }
+    if (!p) {
+      // (One that may pay is read again, or measured, when a launch first needs it.)
+      auto cached = std::make_shared<const DeviceProfile>(cached_profile(d));
+      if (!cached->valid || cached->may_pay) return false;
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      p = rt.profiles.emplace(d, std::move(cached)).first->second;
+    }
+    if (!p->valid || p->may_pay) return false;
+  }
+  return true;
+}
+
 /// Builds the marshaling programs of the program's records on its devices, so that no
 /// launch compiles them under the runtime's lock.
 void prepare_marshalers(const ProgramState& ps) {
@@ -440,6 +470,11 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
           // for it; or, with DL_SHADOW_BUILD=background (auto: on GPUs), in a thread of
           // its own from now on, off the application's path.
           ps->deferred = rt.controls.DL_POLICY == "auto";
+        }
+        // A device calibrated earlier as one where converting never pays: settled now.
+        if (ps->deferred && never_pays_cached(*ps)) {
+          std::lock_guard<std::mutex> lock(rt.mutex);
+          ps->deferred = false;
         }
         // An earlier run's experience that a kernel converts from its first launch:
         // build now, with the application's build, so that the first launch finds it.
