@@ -46,8 +46,8 @@ for c in "${cases[@]}"; do
     if [ "$k" = "$learn_at" ]; then
       # Runs until the experience holds a verdict for every kernel (at most 12), then one
       # more: the steady state of an application run again and again.
-      n=3
-      while ((n < 12)) && ! python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
+      verdict() {  # every kernel of the experience file has a verdict
+        python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
 import json, sys
 try:
     kernels = [k for d in json.load(open(sys.argv[1]))["devices"].values() for k in d.values()]
@@ -56,10 +56,13 @@ except (OSError, ValueError, KeyError):
 sys.exit(0 if kernels and all(k.get("never") or k.get("transformed_ns", 0) > 0 for k in kernels)
          else 1)
 PY
-      do
+      }
+      n=3
+      while ((n < 12)) && ! verdict; do
         n=$((n + 1)); run learning --policy auto
       done
-      echo "$n" >"$work/$app.$k.runs_before_learned"
+      v=0; verdict && v=1
+      echo "$n $v" >"$work/$app.$k.runs_before_learned"
       run learned --policy auto
     fi
   done
@@ -86,7 +89,9 @@ for c in cases:
             point["learned"] = dl_run(cp, learned, os.path.join(
                 work, "%s.%s.learned.report.json" % (app, k)), int(k))
             with open(os.path.join(work, "%s.%s.runs_before_learned" % (app, k))) as f:
-                point["learned"]["runs_before"] = int(f.read())
+                n, v = f.read().split()
+                point["learned"]["runs_before"] = int(n)
+                point["learned"]["verdict"] = v == "1"  # else: the 12 runs found none
             print("%-13s %3s iterations: learned %.2fx after %d runs" % (
                 app, k, point["learned"]["net_speedup"], point["learned"]["runs_before"]))
         row["points"].append(point)

@@ -269,6 +269,12 @@ def main():
         p = r["dl"].get("auto", {}).get("policy") or {}
         for d in p.get("devices", []):
             dev = d.get("device", dev)
+    if not dev:  # no run consulted a calibration: the cache names the device measured
+        try:
+            with open(os.path.join(env["DL_CACHE_DIR"], "calibration.json")) as f:
+                dev = " / ".join(json.load(f).get("devices", {}))
+        except (OSError, ValueError):
+            pass
     doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)"
                         + (", and with the original kernels under dl-run --auto (zero_touch, "
                            "zero_touch_always)" if zdir else ""),
