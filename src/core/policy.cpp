@@ -35,7 +35,8 @@ bool ConversionPolicy::prepare(double setup_ns) {
     return false;
   }
   if (prior_short_ && static_cast<double>(epoch_launches()) <= prior_epoch_) {
-    reason_ = "kept AoS: earlier runs needed AoS every " + std::to_string(std::lround(prior_epoch_)) +
+    reason_ = "kept AoS: earlier runs needed AoS every " +
+              std::to_string(std::lround(prior_epoch_)) +
               " launches, too few to pay for conversions of " + ms(prior_.round_trip_ns);
     return false;
   }
@@ -156,8 +157,8 @@ void ConversionPolicy::recall(const Experience& e) {
     // measured, neither the build nor the trial is worth making again for epochs as short.
     prior_.round_trip_ns = e.round_trip_ns;
     prior_epoch_ = e.epoch_launches;
-    prior_short_ = e.round_trip_ns > 0 && e.aos_ns > 0 &&
-                   e.epoch_launches * e.aos_ns < e.round_trip_ns;
+    prior_short_ =
+        e.round_trip_ns > 0 && e.aos_ns > 0 && e.epoch_launches * e.aos_ns < e.round_trip_ns;
     return;
   }
   recalled_ = true;
