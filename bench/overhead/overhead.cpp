@@ -33,7 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "clbench.hpp"
+
 namespace {
+
+using dlb::median;
 
 const char* kSource = R"CL(
 typedef struct { float4 pos; float4 vel; float mass; int id; } particle;
@@ -87,8 +91,7 @@ double measure(cl_command_queue q, cl_kernel k, cl_mem m, int n, int launches) {
     CHECK(clFinish(q));
     per.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / batch);
   }
-  std::sort(per.begin(), per.end());
-  return per[per.size() / 2];
+  return median(per);
 }
 
 int child(int launches) {
@@ -156,12 +159,6 @@ std::string run_child(const std::string& self, const std::string& env, int launc
   char buf[512];
   while (std::fgets(buf, sizeof buf, f)) out += buf;
   return pclose(f) == 0 ? out : std::string();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /// A 90 % bootstrap interval of the median of `v` (a fixed seed: reruns agree).
