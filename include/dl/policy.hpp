@@ -109,6 +109,13 @@ class ConversionPolicy {
   void judge();
   /// A verdict "pays" from experience: k, the AoS launches of an epoch before buying.
   double launches_before_buying() const;
+  /// An experience without a verdict (prior_, not recalled_): its launches per epoch, 0
+  /// when none; and whether those epochs were too short for the conversions it measured.
+  double unjudged_epoch() const { return recalled_ ? 0 : prior_.epoch_launches; }
+  bool unjudged_epochs_short() const {
+    return !recalled_ && prior_.round_trip_ns > 0 && prior_.aos_ns > 0 &&
+           prior_.epoch_launches * prior_.aos_ns < prior_.round_trip_ns;
+  }
   Params p_;
   Verdict verdict_ = Verdict::Unknown;
   double a_ = 0, t_ = 0, c_ = 0;
@@ -122,14 +129,11 @@ class ConversionPolicy {
   unsigned backoffs_ = 0;
   std::string reason_;
   // Experience recalled: its numbers (scaled to this run by the first C), whether it
-  // still predicts long epochs, and this run's launches and epochs for the next run.
+  // still predicts long epochs, and this run's launches and epochs for the next run. An
+  // experience without a verdict is kept in prior_ too, with recalled_ false.
   bool recalled_ = false, predict_long_ = false;
   Experience prior_;
   std::uint64_t launches_total_ = 0;
-  // Experience without a verdict: earlier runs' launches per epoch, and whether those
-  // epochs were too short for the conversions they measured.
-  double prior_epoch_ = 0;
-  bool prior_short_ = false;
 };
 
 }  // namespace dl

@@ -34,9 +34,9 @@ bool ConversionPolicy::prepare(double setup_ns) {
               " launches of an epoch";
     return false;
   }
-  if (prior_short_ && static_cast<double>(epoch_launches()) <= prior_epoch_) {
+  if (unjudged_epochs_short() && static_cast<double>(epoch_launches()) <= unjudged_epoch()) {
     reason_ = "kept AoS: earlier runs needed AoS every " +
-              std::to_string(std::lround(prior_epoch_)) +
+              std::to_string(std::lround(unjudged_epoch())) +
               " launches, too few to pay for conversions of " + ms(prior_.round_trip_ns);
     return false;
   }
@@ -75,8 +75,8 @@ bool ConversionPolicy::convert(double round_trip_ns) {
         reason_ = "kept AoS for a launch: measuring the AoS kernel before the trial";
         return false;
       }
-      const double longest = std::max(longest_epoch_, prior_epoch_);
-      if ((epochs_ > 0 || prior_epoch_ > 0) && longest * a_ < c_) {
+      const double longest = std::max(longest_epoch_, unjudged_epoch());
+      if ((epochs_ > 0 || unjudged_epoch() > 0) && longest * a_ < c_) {
         reason_ = "kept AoS: the host needs AoS every " + std::to_string(std::lround(longest)) +
                   " launches at most, too few to pay for conversions of " + ms(c_);
         return false;
@@ -155,10 +155,7 @@ void ConversionPolicy::recall(const Experience& e) {
     if (e.spent_ns > 0 && verdict_ == Verdict::Unknown) spent_aos_ += e.spent_ns;
     // And how long their epochs were: when they were too short for the conversions they
     // measured, neither the build nor the trial is worth making again for epochs as short.
-    prior_.round_trip_ns = e.round_trip_ns;
-    prior_epoch_ = e.epoch_launches;
-    prior_short_ =
-        e.round_trip_ns > 0 && e.aos_ns > 0 && e.epoch_launches * e.aos_ns < e.round_trip_ns;
+    prior_ = e;
     return;
   }
   recalled_ = true;

@@ -133,9 +133,10 @@ std::string not_worth_building(const ProgramState& ps) {
   return why;
 }
 
-/// Under DL_POLICY=auto, whether every device of `ps` has a cached calibration saying
-/// that converting never pays there: then the program is settled at its build (no shadow,
-/// nothing deferred), and its launches are neither measured nor counted.
+/// Under DL_POLICY=auto, whether the program can be settled at its build from cached
+/// calibrations alone: every device has one (read now, nothing measured) and, by
+/// not_worth_building's rule, converting pays on none. Then there is no shadow and nothing
+/// deferred, and its launches are neither measured nor counted.
 bool never_pays_cached(const ProgramState& ps) {
   Runtime& rt = Runtime::get();
   if (rt.controls.DL_POLICY != "auto" || rt.controls.DL_CALIBRATE) return false;
@@ -146,21 +147,18 @@ bool never_pays_cached(const ProgramState& ps) {
   }
   if (devices.empty()) return false;
   for (cl_device_id d : devices) {
-    std::shared_ptr<const DeviceProfile> p;
     {
       std::lock_guard<std::mutex> lock(rt.mutex);
-      p = rt.profile(d);
+      if (rt.profile(d)) continue;
     }
-    if (!p) {
-      // (One that may pay is read again, or measured, when a launch first needs it.)
-      auto cached = std::make_shared<const DeviceProfile>(cached_profile(d));
-      if (!cached->valid || cached->may_pay) return false;
-      std::lock_guard<std::mutex> lock(rt.mutex);
-      p = rt.profiles.emplace(d, std::move(cached)).first->second;
-    }
-    if (!p->valid || p->may_pay) return false;
+    // A profile that may pay is not kept here: a launch reads it again (or measures)
+    // when it first needs it, so that the report lists only calibrations consulted.
+    auto cached = std::make_shared<const DeviceProfile>(cached_profile(d));
+    if (!cached->valid || cached->may_pay) return false;
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    rt.profiles.emplace(d, std::move(cached));
   }
-  return true;
+  return !not_worth_building(ps).empty();
 }
 
 /// Builds the marshaling programs of the program's records on its devices, so that no
