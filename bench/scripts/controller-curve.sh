@@ -26,6 +26,17 @@ else
 fi
 read -r -a iters <<<"${CURVE_ITERS:-1 2 3 5 10 20 30}"  # (CURVE_ITERS: a shorter list)
 learn_at=10  # where the steady state is measured too
+verdict() {  # every kernel of the experience file has a verdict
+  python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
+import json, sys
+try:
+    kernels = [k for d in json.load(open(sys.argv[1]))["devices"].values() for k in d.values()]
+except (OSError, ValueError, KeyError):
+    sys.exit(1)
+sys.exit(0 if kernels and all(k.get("never") or k.get("transformed_ns", 0) > 0 for k in kernels)
+         else 1)
+PY
+}
 for c in "${cases[@]}"; do
   read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
   for k in "${iters[@]}"; do
@@ -46,17 +57,6 @@ for c in "${cases[@]}"; do
     if [ "$k" = "$learn_at" ]; then
       # Runs until the experience holds a verdict for every kernel (at most 12), then one
       # more: the steady state of an application run again and again.
-      verdict() {  # every kernel of the experience file has a verdict
-        python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
-import json, sys
-try:
-    kernels = [k for d in json.load(open(sys.argv[1]))["devices"].values() for k in d.values()]
-except (OSError, ValueError, KeyError):
-    sys.exit(1)
-sys.exit(0 if kernels and all(k.get("never") or k.get("transformed_ns", 0) > 0 for k in kernels)
-         else 1)
-PY
-      }
       n=3
       while ((n < 12)) && ! verdict; do
         n=$((n + 1)); run learning --policy auto

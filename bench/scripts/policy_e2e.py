@@ -269,19 +269,19 @@ def main():
         p = r["dl"].get("auto", {}).get("policy") or {}
         for d in p.get("devices", []):
             dev = d.get("device", dev)
-    if not dev:  # no run consulted a calibration: the cache names the device measured
-        try:
-            with open(os.path.join(env["DL_CACHE_DIR"], "calibration.json")) as f:
-                dev = " / ".join(json.load(f).get("devices", {}))
-        except (OSError, ValueError):
-            pass
+    try:  # the device's calibration as the cache holds it after the runs
+        with open(os.path.join(env["DL_CACHE_DIR"], "calibration.json")) as f:
+            calibration = json.load(f).get("devices", {})
+    except (OSError, ValueError):
+        calibration = {}
+    dev = dev or " / ".join(calibration)  # (where no run consulted it)
     doc = {"benchmark": "end-to-end time natively, under dl-run --policy always and under dl-run (auto)"
                         + (", and with the original kernels under dl-run --auto (zero_touch, "
                            "zero_touch_always)" if zdir else ""),
            "device": dev, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "command": " ".join(["bench/scripts/policy_e2e.py"] +
                                [a if not a.startswith("/") else "<path>" for a in sys.argv[1:]]),
-           "apps": rows}
+           "calibration": calibration, "apps": rows}
     with open(o.out, "w") as f:
         json.dump(doc, f, indent=1)
     shutil.rmtree(work, ignore_errors=True)
