@@ -3,8 +3,11 @@
 # DL_POLICY=auto) over the application's own AoS kernel, measured at each number of
 # iterations, in a first run (no experience: experience.json removed before it) and in a
 # second and a third run recalling what the earlier ones learned; at 10 iterations also
-# the run after the experience holds a verdict ("learned"). Net speedup = plain kernel ms * iterations
-# / (DL's kernel ms * iterations + marshal device ms), as zero-touch-bench.sh computes it.
+# the run after the experience holds a verdict ("learned"), then CURVE_REPEATS (default 5)
+# rounds of a plain, a learned and an always run ("steady": the learned controller against
+# always, each round's net speedup over its own plain run). Net speedup = plain kernel ms
+# * iterations / (DL's kernel ms * iterations + marshal device ms), as zero-touch-bench.sh
+# computes it.
 #
 #   bench/scripts/controller-curve.sh <build dir> <out.json> [platform] [profile gpu|cpu]
 set -euo pipefail
@@ -26,6 +29,7 @@ else
 fi
 read -r -a iters <<<"${CURVE_ITERS:-1 2 3 5 10 20 30}"  # (CURVE_ITERS: a shorter list)
 learn_at=10  # where the steady state is measured too
+repeats="${CURVE_REPEATS:-5}"  # its rounds
 verdict() {  # every kernel of the experience file has a verdict
   python3 - "$DL_CACHE_DIR/experience.json" <<'PY'
 import json, sys
@@ -64,14 +68,20 @@ for c in "${cases[@]}"; do
       v=0; verdict && v=1
       echo "$n $v" >"$work/$app.$k.runs_before_learned"
       run learned --policy auto
+      # The steady state against always, in rounds of plain, learned and always (the
+      # same GPU's kernel times drift by a few percent between runs).
+      for ((r = 1; r <= repeats; r++)); do
+        run "plain.r$r"; run "learned.r$r" --policy auto; run "always.r$r" --policy always
+      done
     fi
   done
   echo "controller-curve: $app done"
 done
-PYTHONPATH="$root/bench/scripts" python3 - "$work" "$out" "$profile" "${iters[*]}" "${cases[@]}" <<'PY'
-import datetime, json, os, sys
+PYTHONPATH="$root/bench/scripts" python3 - "$work" "$out" "$profile" "${iters[*]}" "$repeats" "${cases[@]}" <<'PY'
+import datetime, json, os, statistics, sys
 from net_speedup import dl_run, load
-work, out, profile, iters, cases = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5:]
+work, out, profile, iters = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
+repeats, cases = int(sys.argv[5]), sys.argv[6:]
 rows, device = [], ""
 for c in cases:
     app = c.split()[0]
@@ -94,6 +104,20 @@ for c in cases:
                 point["learned"]["verdict"] = v == "1"  # else: the 12 runs found none
             print("%-13s %3s iterations: learned %.2fx after %d runs" % (
                 app, k, point["learned"]["net_speedup"], point["learned"]["runs_before"]))
+            steady = {"rounds": repeats, "learned": [], "always": [], "same_results": True}
+            for r in range(1, repeats + 1):
+                pr = load(os.path.join(work, "%s.%s.plain.r%d.json" % (app, k, r)))["cases"][0]
+                for m in ("learned", "always"):
+                    got = dl_run(pr, os.path.join(work, "%s.%s.%s.r%d.json" % (app, k, m, r)),
+                                 os.path.join(work, "%s.%s.%s.r%d.report.json" % (app, k, m, r)),
+                                 int(k))
+                    steady[m].append(got["net_speedup"])
+                    steady["same_results"] = steady["same_results"] and got["same_results"]
+            if repeats:
+                steady["median"] = {m: statistics.median(steady[m]) for m in ("learned", "always")}
+                print("%-13s %3s iterations: %d rounds, median learned %.2fx, always %.2fx" % (
+                    app, k, repeats, steady["median"]["learned"], steady["median"]["always"]))
+            point["steady"] = steady
         row["points"].append(point)
         print("%-13s %3s iterations: first %.2fx, again %.2fx, third %.2fx, always %.2fx%s" % (
             app, k, point["first"]["net_speedup"], point["again"]["net_speedup"],

@@ -132,15 +132,20 @@ def break_even(t_aos, t_x, cost):
 
 def controller_points(controller, app):
     """The measured controller curves of `app` (controller-curve.sh): [(iters, first, third,
-    learned or None, runs before it, whether they reached a verdict)]."""
+    learned or None, runs before it, whether they reached a verdict, rounds)]. Learned is
+    the median of the steady-state rounds where they were run (rounds > 0), else the one
+    run after the verdict."""
     for r in (controller or {}).get("apps", []):
         if r["app"] == app:
             # The case it ran when the panel's may be another (SpMV's matrix).
             case = "".join(" (%s)" % a.split(":")[-1] for a in r.get("args", []) if ":" in a)
             return case, [(p["iters"], p["first"]["net_speedup"], p["third"]["net_speedup"],
-                           p.get("learned", {}).get("net_speedup"),
+                           p.get("steady", {}).get("median", {}).get(
+                               "learned", p.get("learned", {}).get("net_speedup")),
                            p.get("learned", {}).get("runs_before"),
-                           p.get("learned", {}).get("verdict", True))
+                           p.get("learned", {}).get("verdict", True),
+                           p.get("steady", {}).get("rounds", 0) if "median" in p.get(
+                               "steady", {}) else 0)
                           for p in r["points"]]
     return "", []
 
@@ -182,8 +187,9 @@ def fig6(d, cases, marshal, dev, controller=None):
             for p in pts:
                 if p[3] is not None:
                     ax.plot([p[0]], [p[3]], "*", color="tab:red", markersize=11,
-                            label="controller%s, run %d (%s)" % (
-                                case, p[4] + 1, "learned" if p[5] else "no verdict yet"))
+                            label="controller%s, %s after %d runs (%s)" % (
+                                case, "median of %d runs" % p[6] if p[6] else "the run",
+                                p[4], "learned" if p[5] else "no verdict yet"))
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("iterations")
         ax.set_ylabel("net speedup incl. marshaling")

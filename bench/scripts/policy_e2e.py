@@ -7,10 +7,10 @@
 
 Every application of bench/apps ("app" mode: the unmodified AoS host code with its
 annotated kernel) and of examples/ runs natively, under `dl-run --policy always` and
-under `dl-run` (the default policy, auto), --runs times each, interleaved. For each it
-records the median process wall time, the application's own loop time where it reports
-one, whether the output bytes are identical to the native run's, and what DL decided
-(from its report). The JSON holds the device, the date and the command. The
+under `dl-run` (the default policy, auto), --runs times each, interleaved (in alternating
+order). For each it records the median process wall time, the application's own loop time
+where it reports one, whether the output bytes are identical to the native run's, and what
+DL decided (from the report of its last run; the others write none). The JSON holds the device, the date and the command. The
 controller's experience (experience.json of the cache) is removed at the start: the first
 run of each application under auto learns, the later ones recall (first_run_ratio: the
 first alone). ratio_ci90 is a 90% bootstrap interval of each ratio of medians.
@@ -206,12 +206,18 @@ def main():
         failures = []
         native_out = None
         for r in range(o.runs):
-            for m, prefix in modes:
+            # The order alternates from one round to the next, so that no mode always runs
+            # right after another one.
+            for m, prefix in (modes if r % 2 == 0 else modes[::-1]):
                 out = os.path.join(work, "%s.%s.%d.%s" % (name, m, r, "json" if kind == "json" else "bin"))
                 rep = os.path.join(work, "%s.%s.report.json" % (name, m))
                 k = (zdir if kind == "json" else os.path.join(zdir, "examples")) \
                     if m.startswith("zero_touch") else (kdir if kind == "json" else None)
-                cmd = prefix + (["--report", rep, "--"] if prefix else []) + argv(out, k)
+                # Only the last run writes a report (what DL decided): the others time
+                # what a user runs.
+                last = r == o.runs - 1
+                cmd = prefix + (["--report", rep] if prefix and last else []) + \
+                    (["--"] if prefix else []) + argv(out, k)
                 t, rc, log = run(cmd, env)
                 if rc != 0:  # recorded, and the run counts as not identical
                     failures.append({"mode": m, "run": r, "status": rc, "log": log[-2000:]})
@@ -230,7 +236,7 @@ def main():
                     if m == "native" and native_out is None:
                         native_out = out
                     same[m] = same[m] and filecmp.cmp(native_out, out, shallow=False)
-                if m != "native" and r == o.runs - 1 and os.path.exists(rep):
+                if m != "native" and last and os.path.exists(rep):
                     with open(rep) as f:
                         report[m] = json.load(f)
         med = {m: statistics.median(times[m]) if times[m] else float("nan") for m in times}
