@@ -2,7 +2,8 @@
 """What DL costs a process that it converts nothing for: wall times of one command
 natively, with DL's library preloaded and disabled (DL_DISABLE=1), preloaded under
 DL_POLICY=never and under the controller (auto), and under dl-run; and of /bin/true
-natively, under `bash -c exec` and under dl-run (the launcher's own cost). Runs are
+natively, under `bash -c exec`, with DL's library preloaded, and under dl-run (which
+preloads it: the launcher's own cost is the difference). Runs are
 interleaved, --runs of each.
 
     bench/scripts/process_cost.py --build BUILD --out cost.json [--runs 60] [--cache DIR]
@@ -67,6 +68,7 @@ def main():
                     ("preload_auto", cmd, with_dl()), ("dl_run", [dlrun, "--"] + cmd, env)],
         "true": [("native", ["/bin/true"], env),
                  ("bash_exec", ["/bin/bash", "-c", "exec /bin/true"], env),
+                 ("preload", ["/bin/true"], with_dl()),
                  ("dl_run", [dlrun, "--", "/bin/true"], env)],
     }
     doc = {"benchmark": "per-process cost of DL where it converts nothing",
