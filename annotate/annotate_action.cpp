@@ -22,6 +22,7 @@
 #include "dl/marshal.hpp"
 #include "infer.hpp"
 #include "record_builder.hpp"
+#include "reuse.hpp"
 #include "skipped_regions.hpp"
 #include "splicer.hpp"
 
@@ -90,6 +91,12 @@ class Consumer : public ASTConsumer {
         if (fd->hasAttr<OpenCLKernelAttr>() && fd->doesThisDeclarationHaveABody() &&
             sm_->isInMainFile(fd->getLocation()))
           defs[fd->getNameAsString()] = fd;
+    // The reuse of every kernel's buffers across a work-group (--report), in source order.
+    if (opts_.report != ReportFormat::None) {
+      for (const auto& [name, fd] : defs) res_.reuse.push_back(analyse_reuse(ctx, fd, opts_.reuse));
+      std::sort(res_.reuse.begin(), res_.reuse.end(),
+                [](const KernelReuse& a, const KernelReuse& b) { return a.line < b.line; });
+    }
 
     // Kernels nobody annotated: inferred annotations (--auto, --infer), in source order.
     std::list<KernelAnnotation> inferred;

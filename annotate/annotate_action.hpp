@@ -7,6 +7,7 @@
 
 #include "options.hpp"
 #include "report.hpp"
+#include "reuse.hpp"
 
 namespace dl::annotate {
 
@@ -15,7 +16,8 @@ struct Result {
   std::string output;   // rewritten source
   std::string marshal;  // marshaling kernels (for --marshal-out)
   std::vector<KernelReport> report;
-  std::vector<std::string> deps;  // files the input includes (absolute; Clang's own excluded)
+  std::vector<KernelReuse> reuse;  // every kernel of the file, with --report
+  std::vector<std::string> deps;   // files the input includes (absolute; Clang's own excluded)
 };
 
 /// Runs dl-annotate on `source` (the contents of opts.input). Diagnostics go to stderr.

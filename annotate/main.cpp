@@ -111,7 +111,10 @@ int run(int argc, char** argv) {
     return fail("");
   }
   Result r;
-  if (source.find("//DL:") == std::string::npos && !opts->infer && !opts->auto_annotate) {
+  // Without annotations there is nothing to rewrite; the report still analyses every
+  // kernel's reuse.
+  if (source.find("//DL:") == std::string::npos && !opts->infer && !opts->auto_annotate &&
+      opts->report == ReportFormat::None) {
     r.ok = true;  // nothing annotated: the output is the input
     r.output = source;
   } else {
@@ -119,8 +122,9 @@ int run(int argc, char** argv) {
   }
   Outputs out;
   if (opts->report != ReportFormat::None) {
-    std::string text = opts->report == ReportFormat::Json ? report_json(opts->input, r.report)
-                                                          : report_text(opts->input, r.report);
+    std::string text = opts->report == ReportFormat::Json
+                           ? report_json(opts->input, r.report, r.reuse)
+                           : report_text(opts->input, r.report, r.reuse);
     if (opts->report_output.empty())
       std::cerr << text;
     else if (opts->report_output == "-")

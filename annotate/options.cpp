@@ -2,6 +2,7 @@
 // options (-I, -D, ... or anything after `--`) pass through untouched.
 #include "options.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -10,6 +11,15 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
+}
+
+/// A whole number in [lo, hi] written in decimal digits alone.
+std::optional<std::uint64_t> whole(const std::string& s, std::uint64_t lo, std::uint64_t hi) {
+  if (s.empty() || s.size() > 15 || s.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const std::uint64_t n = std::stoull(s);
+  if (n < lo || n > hi) return std::nullopt;
+  return n;
 }
 
 }  // namespace
@@ -24,8 +34,15 @@ std::string usage() {
          "options:\n"
          "  -o <file>               write the rewritten source to <file> (default: stdout)\n"
          "  --marshal-out=<file>    write the AOS2ASTA_/ASTA2AOS_ marshaling kernels\n"
-         "  --report[=text|json]    per kernel argument: access pattern, layout and why\n"
+         "  --report[=text|json]    per argument of each annotated kernel: access pattern,\n"
+         "                          layout and why; per buffer of every kernel: its reuse\n"
+         "                          across a work-group (reuse factor, footprint)\n"
          "  --report-out=<file>     write the report to <file> (default: stderr)\n"
+         "  --local-size=X[,Y[,Z]]  the work-group the report's reuse analysis counts\n"
+         "                          (default: 256 work-items: 256, 16x16 or 8x8x4)\n"
+         "  --local-mem=<bytes>     local memory a footprint must fit (default 32768)\n"
+         "  --trip-count=<n>        trips counted of a loop whose bound is not a constant\n"
+         "                          (default 16)\n"
          "  --deps-out=<file>       write the files the input includes, one path per line\n"
          "  --layout=<l>            force the target layout: asta, asta(T) or da\n"
          "  --auto                  infer the annotation of every kernel that has none\n"
@@ -145,6 +162,42 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
           return std::nullopt;
         }
       }
+      continue;
+    }
+    if ((r = value(i, a, "--local-size", v))) {
+      if (r < 0) return std::nullopt;
+      o.reuse.local_size.clear();
+      std::uint64_t items = 1;
+      for (std::size_t at = 0; at <= v.size();) {
+        const std::size_t comma = std::min(v.find(',', at), v.size());
+        const auto n = whole(v.substr(at, comma - at), 1, 1024);
+        if (!n || o.reuse.local_size.size() == 3)
+          return error = "bad --local-size=" + v +
+                         ": one to three whole numbers from 1 to 1024, comma-separated",
+                 std::nullopt;
+        o.reuse.local_size.push_back(static_cast<unsigned>(*n));
+        items *= *n;
+        at = comma + 1;
+      }
+      if (items > 1024)
+        return error = "--local-size=" + v + " makes " + std::to_string(items) +
+                       " work-items; dl-annotate counts work-groups of at most 1024",
+               std::nullopt;
+      continue;
+    }
+    if ((r = value(i, a, "--local-mem", v))) {
+      if (r < 0) return std::nullopt;
+      const auto n = whole(v, 1, std::uint64_t{1} << 40);
+      if (!n) return error = "bad --local-mem=" + v + ": a number of bytes", std::nullopt;
+      o.reuse.local_mem = *n;
+      continue;
+    }
+    if ((r = value(i, a, "--trip-count", v))) {
+      if (r < 0) return std::nullopt;
+      const auto n = whole(v, 1, 4096);
+      if (!n)
+        return error = "bad --trip-count=" + v + ": a whole number from 1 to 4096", std::nullopt;
+      o.reuse.trip_count = static_cast<unsigned>(*n);
       continue;
     }
     if (a == "-include" || a == "-isystem" || a == "-I" || a == "-D" || a == "-U") {

@@ -1,6 +1,7 @@
 // Command line of dl-annotate.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,15 @@
 namespace dl::annotate {
 
 enum class ReportFormat { None, Text, Json };
+
+/// What the reuse analysis of --report assumes (docs/annotation.md, "Reuse").
+struct ReuseOptions {
+  /// Work-group size (--local-size); empty: 256 work-items over the dimensions the kernel
+  /// uses (256, 16x16 or 8x8x4). Dimensions not given are 1.
+  std::vector<unsigned> local_size;
+  std::uint64_t local_mem = 32768;  // --local-mem: OpenCL's minimum for a full profile
+  unsigned trip_count = 16;         // --trip-count: trips of a loop with no constant bound
+};
 
 struct Options {
   std::string input;           // the .cl file
@@ -23,6 +33,7 @@ struct Options {
   /// Kernels with no //DL: annotation get an inferred one (docs/annotation.md): --auto
   /// rewrites them, --infer prints the annotations instead of the rewritten source.
   bool infer = false, auto_annotate = false;
+  ReuseOptions reuse;
   std::string resource_dir;             // Clang resource dir (opencl-c.h)
   std::vector<std::string> clang_args;  // -I/-D/-U/-include and everything after `--`
 };

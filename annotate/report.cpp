@@ -1,13 +1,75 @@
 // --report formatting (see report.hpp).
 #include "report.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 namespace dl::annotate {
 
-std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels) {
+namespace {
+
+std::string local_size_text(const KernelReuse& k) {
+  std::string s = std::to_string(k.local_size[0]);
+  const unsigned shown = k.local_size[2] > 1 ? 3 : k.local_size[1] > 1 ? 2 : 1;
+  for (unsigned d = 1; d < shown; ++d) s += "x" + std::to_string(k.local_size[d]);
+  return s;
+}
+
+void reuse_text(std::ostringstream& o, const std::vector<KernelReuse>& reuse) {
+  if (reuse.empty()) return;
+  o << "reuse across a work-group (docs/annotation.md, \"Reuse\"):\n";
+  for (const auto& k : reuse) {
+    o << "kernel " << k.name << " (line " << k.line << "), work-group " << local_size_text(k)
+      << ", local memory " << k.local_mem << " bytes\n";
+    if (k.args.empty()) o << "  no __global or __constant buffers\n";
+    for (const auto& a : k.args) {
+      o << "  " << a.name << ": ";
+      char factor[32];
+      std::snprintf(factor, sizeof factor, "%.2f", a.reuse_factor);
+      if (!a.analysed)
+        o << "not analysed: " << a.why;
+      else if (!a.read)
+        o << "not read" << (a.written ? " (written)" : "");
+      else
+        o << "reuse factor " << factor << " (" << a.reads << " reads of " << a.elements
+          << " elements); footprint " << a.footprint << " bytes, "
+          << (a.fits_local ? "fits" : "does not fit") << " in local memory"
+          << (a.written ? "; also written" : "");
+      o << "\n";
+      for (const auto& s : a.assumptions) o << "    assuming " << s << "\n";
+    }
+  }
+}
+
+nlohmann::json reuse_json(const std::vector<KernelReuse>& reuse) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& k : reuse) {
+    nlohmann::json jk{{"kernel", k.name},           {"line", k.line},
+                      {"local_size", k.local_size}, {"dims", k.dims},
+                      {"local_mem", k.local_mem},   {"args", nlohmann::json::array()}};
+    for (const auto& a : k.args)
+      jk["args"].push_back({{"name", a.name},
+                            {"analysed", a.analysed},
+                            {"why", a.why},
+                            {"read", a.read},
+                            {"written", a.written},
+                            {"reads", a.reads},
+                            {"elements", a.elements},
+                            {"reuse_factor", a.reuse_factor},
+                            {"footprint_bytes", a.footprint},
+                            {"fits_local", a.fits_local},
+                            {"assumptions", a.assumptions}});
+    j.push_back(jk);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels,
+                        const std::vector<KernelReuse>& reuse) {
   std::ostringstream o;
   o << "dl-annotate report for " << file << "\n";
   if (kernels.empty()) o << "  no annotated kernels\n";
@@ -36,6 +98,7 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
           << " access(es) through dl_flat, a division per access: " << a.division << "\n";
     }
   }
+  reuse_text(o, reuse);
   return o.str();
 }
 
@@ -60,7 +123,8 @@ std::string infer_text(const std::string& file, const std::vector<KernelReport>&
   return o.str();
 }
 
-std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels) {
+std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels,
+                        const std::vector<KernelReuse>& reuse) {
   nlohmann::json j;
   j["file"] = file;
   j["kernels"] = nlohmann::json::array();
@@ -98,6 +162,7 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                             {"flat_division_why", a.division}});
     j["kernels"].push_back(jk);
   }
+  j["reuse"] = reuse_json(reuse);
   return j.dump(2) + "\n";
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "reuse.hpp"
+
 namespace dl::annotate {
 
 struct ArgReport {
@@ -40,11 +42,13 @@ struct KernelReport {
   std::string annotation;               // the inferred annotation, as a user writes it
 };
 
-std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels);
+std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels,
+                        const std::vector<KernelReuse>& reuse = {});
 /// The inferred annotations of the kernels that had none (dl-annotate --infer): per kernel
 /// a comment line, what each pointer parameter holds or why not, and the //DL: line.
 std::string infer_text(const std::string& file, const std::vector<KernelReport>& kernels);
 /// JSON (empty string when dl-annotate was built without nlohmann_json).
-std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels);
+std::string report_json(const std::string& file, const std::vector<KernelReport>& kernels,
+                        const std::vector<KernelReuse>& reuse = {});
 
 }  // namespace dl::annotate

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> seeds() {
   std::vector<std::string> out;
-  for (const char* sub : {"run", "golden"}) {
+  for (const char* sub : {"run", "golden", "reuse"}) {
     const fs::path dir = fs::path(DL_ANNOTATE_SEEDS) / sub;
     if (!fs::exists(dir)) continue;
     for (const auto& e : fs::directory_iterator(dir)) {
