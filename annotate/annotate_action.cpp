@@ -83,6 +83,16 @@ class Consumer : public ASTConsumer {
     for (const auto& d : ann.diagnostics)
       de_->Report(at(d.line, d.column), d.error ? err_id_ : warn_id_) << d.message;
     if (clang_errors) return;  // never analyse an AST with errors
+    // dl-annotate's own output holds transformed copies of its kernels and completed
+    // annotations: rewriting it again would annotate each kernel twice.
+    if (const std::size_t own = src_.find("#define DL_ANNOTATE_HELPERS");
+        own != std::string::npos) {
+      const int line = static_cast<int>(std::count(src_.begin(), src_.begin() + own, '\n')) + 1;
+      de_->Report(at(line, 1), err_id_)
+          << "this file is dl-annotate's output (it defines DL_ANNOTATE_HELPERS): run "
+             "dl-annotate on the original source";
+      return;
+    }
 
     // Kernel definitions by name.
     std::map<std::string, const FunctionDecl*> defs;
@@ -688,6 +698,8 @@ class Consumer : public ASTConsumer {
         sp_->insert(bb + 1, prologue);
         std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
                         src_.substr(fb, fe - fb) + "\n#endif";
+        // A directive ends its line: code after the kernel on the same line moves down.
+        if (fe < src_.size() && src_[fe] != '\n' && src_[fe] != '\r') t += "\n";
         edits.push_back({fb, fe, t, 1});
       }
       std::size_t kernel_at =

@@ -1,0 +1,59 @@
+// A kernel whose closing brace shares its line with the next declaration: the #endif
+// dl-annotate puts after the kernel must end its line, or the declaration would be lost
+// in the directive.
+struct foo {
+  float bar;
+  int baz;
+};
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record foo 8 4 float:bar@0 int:baz@4
+//DL: AoS: f[global_size(0)] -> ASTA AOS2ASTA_foo
+#ifdef DL_ASTA_T
+__kernel void scale(__global struct foo *f) {
+  const dl_off dl_n_f = (dl_off)((long)get_global_size(0));
+  const dl_off dl_w_f = (dl_off)(DL_ASTA_T);
+  DL_REF(__global, float, f, dl_tiled(dl_w_f, dl_n_f, 8, (get_global_id(0)), 0, 4)) *= 2.0f;
+}
+#else
+__kernel void scale(__global struct foo *f) {
+  f[get_global_id(0)].bar *= 2.0f;
+}
+#endif
+ __constant float factor = 3.0f;
+
+__kernel void plain(__global float *x) { x[get_global_id(0)] *= factor; }
