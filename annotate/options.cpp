@@ -43,6 +43,7 @@ std::string usage() {
          "  --local-mem=<bytes>     local memory a footprint must fit (default 32768)\n"
          "  --trip-count=<n>        trips counted of a loop whose bound is not a constant\n"
          "                          (default 16)\n"
+         "  --no-reuse              leave the reuse analysis out of the report\n"
          "  --deps-out=<file>       write the files the input includes, one path per line\n"
          "  --layout=<l>            force the target layout: asta, asta(T) or da\n"
          "  --auto                  infer the annotation of every kernel that has none\n"
@@ -127,6 +128,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (starts_with(a, "--report=")) {
       error = "unknown report format '" + std::string(a.substr(9)) + "' (text or json)";
       return std::nullopt;
+    }
+    if (a == "--no-reuse") {
+      o.reuse_analysis = false;
+      continue;
     }
     if (a == "--auto") {
       o.auto_annotate = true;

@@ -34,6 +34,7 @@ struct Options {
   /// rewrites them, --infer prints the annotations instead of the rewritten source.
   bool infer = false, auto_annotate = false;
   ReuseOptions reuse;
+  bool reuse_analysis = true;           // --no-reuse leaves it out of the report
   std::string resource_dir;             // Clang resource dir (opencl-c.h)
   std::vector<std::string> clang_args;  // -I/-D/-U/-include and everything after `--`
 };

@@ -72,7 +72,7 @@ std::string key(const Poly& p) {
 }
 
 constexpr int kRead = 1, kWrite = 2;
-constexpr std::uint64_t kBudget = 20'000'000;  // reads and loop trips counted, per kernel
+constexpr std::uint64_t kBudget = 1'000'000;  // reads and loop trips counted, per kernel
 
 /// The name of the function a call calls ("" if none).
 std::string callee(const CallExpr* c) {

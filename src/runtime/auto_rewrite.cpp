@@ -255,9 +255,16 @@ AutoRewrite auto_rewrite(const std::string& source, const std::string& build_opt
   const std::string work = tmpl;
   const std::string in = work + "/program.cl", out = work + "/rewritten.cl",
                     rep = work + "/report.json", deps = work + "/deps.txt", log = work + "/log.txt";
-  std::vector<std::string> argv{
-      annotator, "--auto", "-o", out, "--report=json", "--report-out=" + rep, "--deps-out=" + deps,
-      in,        "--"};
+  std::vector<std::string> argv{annotator,
+                                "--auto",
+                                "-o",
+                                out,
+                                "--report=json",
+                                "--no-reuse",
+                                "--report-out=" + rep,
+                                "--deps-out=" + deps,
+                                in,
+                                "--"};
   {
     std::istringstream o(r.options);
     for (std::string a; std::getline(o, a);)

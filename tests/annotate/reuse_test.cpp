@@ -114,6 +114,12 @@ TEST(Reuse, WhatItCannotCountItSaysWhy) {
   EXPECT_NE(walk.at("why").get<std::string>().find("while"), std::string::npos);
 }
 
+TEST(Reuse, NoReuseLeavesItOut) {  // what the runtime's --auto rewrites ask for
+  const Annotated r = annotate("--no-reuse");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.report.at("reuse").empty());
+}
+
 TEST(Reuse, BadOptionsAreUsageErrors) {
   for (const char* bad : {"--local-size=0", "--local-size=16,16,16,1", "--local-size=64,64",
                           "--local-size=a", "--local-mem=-1", "--trip-count=0"}) {
