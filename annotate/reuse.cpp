@@ -11,7 +11,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace dl::annotate {
 namespace {
@@ -46,10 +45,12 @@ std::string monomial_product(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   std::multiset<std::string> factors;
-  for (const std::string* s : {&a, &b}) {
-    std::istringstream in(*s);
-    for (std::string f; std::getline(in, f, '*');) factors.insert(f);
-  }
+  for (const std::string* s : {&a, &b})
+    for (std::size_t at = 0; at <= s->size();) {
+      const std::size_t star = std::min(s->find('*', at), s->size());
+      factors.insert(s->substr(at, star - at));
+      at = star + 1;
+    }
   std::string out;
   for (const auto& f : factors) out += (out.empty() ? "" : "*") + f;
   return out;
@@ -263,10 +264,15 @@ class Counter {
   std::optional<Poly> eval(const Expr* e, std::string& why, int depth = 0) {
     if (depth > 64) return why = "an index defined too deeply", std::nullopt;
     e = e->IgnoreParenCasts();
-    Expr::EvalResult r;
-    if (!e->isValueDependent() && e->EvaluateAsInt(r, ctx_))
-      return constant(r.Val.getInt().getExtValue());
-    const unsigned at = line(e);
+    // Clang's constant evaluation, once per expression (the walk meets each many times).
+    auto [known, fresh] = constants_.try_emplace(e);
+    if (fresh) {
+      Expr::EvalResult r;
+      if (!e->isValueDependent() && e->EvaluateAsInt(r, ctx_))
+        known->second = r.Val.getInt().getExtValue();
+    }
+    if (known->second) return constant(*known->second);
+    const auto at = [&] { return line(e); };
     if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
       const auto* v = dyn_cast<VarDecl>(ref->getDecl());
       if (!v) return why = "a name dl-annotate cannot evaluate", std::nullopt;
@@ -274,7 +280,7 @@ class Counter {
       const std::string name = v->getNameAsString();
       if (modified_.count(v))
         return why = "the index uses `" + name + "`, which the kernel changes (line " +
-                     std::to_string(at) + ")",
+                     std::to_string(at()) + ")",
                std::nullopt;
       if (isa<ParmVarDecl>(v)) return symbol(name);
       if (v->hasInit()) return eval(v->getInit(), why, depth + 1);
@@ -317,7 +323,7 @@ class Counter {
       }
       return why = "`" + std::string(b->getOpcodeStr()) +
                    "` of terms that vary over the work-group by a kernel argument (line " +
-                   std::to_string(at) + ")",
+                   std::to_string(at()) + ")",
              std::nullopt;
     }
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
@@ -327,7 +333,7 @@ class Counter {
         return u->getOpcode() == UO_Minus ? mul(*s, constant(-1)) : *s;
       }
       if (u->getOpcode() == UO_Deref)
-        return why = "an index loaded from memory (a gather, line " + std::to_string(at) + ")",
+        return why = "an index loaded from memory (a gather, line " + std::to_string(at()) + ")",
                std::nullopt;
     }
     if (const auto* c = dyn_cast<CallExpr>(e)) return eval_call(c, why, depth);
@@ -335,13 +341,13 @@ class Counter {
       auto cond = eval(c->getCond(), why, depth + 1);
       if (cond && is_constant(*cond))
         return eval(value(*cond) ? c->getTrueExpr() : c->getFalseExpr(), why, depth + 1);
-      return why = "a ?: that varies over the work-group (line " + std::to_string(at) + ")",
+      return why = "a ?: that varies over the work-group (line " + std::to_string(at()) + ")",
              std::nullopt;
     }
     if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e))
-      return why = "an index loaded from memory (a gather, line " + std::to_string(at) + ")",
+      return why = "an index loaded from memory (a gather, line " + std::to_string(at()) + ")",
              std::nullopt;
-    return why = "an index dl-annotate cannot evaluate (line " + std::to_string(at) + ")",
+    return why = "an index dl-annotate cannot evaluate (line " + std::to_string(at()) + ")",
            std::nullopt;
   }
 
@@ -722,8 +728,9 @@ class Counter {
   std::map<const VarDecl*, unsigned> modified_;  // changes of each variable
   std::map<const Expr*, int> kind_;              // lvalues written (kRead|kWrite)
   std::map<const VarDecl*, const Expr*> pointer_inits_;
-  std::map<const VarDecl*, Poly> loop_;  // the loop variables' values
-  std::vector<std::string> nominal_;     // the enclosing loops counted with trip_count
+  std::map<const VarDecl*, Poly> loop_;                           // the loop variables' values
+  std::map<const Expr*, std::optional<std::int64_t>> constants_;  // Clang's evaluation
+  std::vector<std::string> nominal_;  // the enclosing loops counted with trip_count
   unsigned dims_ = 1;
   std::array<unsigned, 3> ls_{1, 1, 1}, lid_{0, 0, 0};
   unsigned branches_ = 0;
