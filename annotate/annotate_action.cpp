@@ -102,7 +102,7 @@ class Consumer : public ASTConsumer {
             sm_->isInMainFile(fd->getLocation()))
           defs[fd->getNameAsString()] = fd;
     // The reuse of every kernel's buffers across a work-group (--report), in source order.
-    if (opts_.report != ReportFormat::None && opts_.reuse_analysis) {
+    if (opts_.report != ReportFormat::None && opts_.reuse.enabled) {
       for (const auto& [name, fd] : defs) res_.reuse.push_back(analyse_reuse(ctx, fd, opts_.reuse));
       std::sort(res_.reuse.begin(), res_.reuse.end(),
                 [](const KernelReuse& a, const KernelReuse& b) { return a.line < b.line; });

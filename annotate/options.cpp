@@ -130,7 +130,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
       return std::nullopt;
     }
     if (a == "--no-reuse") {
-      o.reuse_analysis = false;
+      o.reuse.enabled = false;
       continue;
     }
     if (a == "--auto") {

@@ -14,6 +14,7 @@ enum class ReportFormat { None, Text, Json };
 
 /// What the reuse analysis of --report assumes (docs/annotation.md, "Reuse").
 struct ReuseOptions {
+  bool enabled = true;  // with --report; --no-reuse leaves it out
   /// Work-group size (--local-size); empty: 256 work-items over the dimensions the kernel
   /// uses (256, 16x16 or 8x8x4). Dimensions not given are 1.
   std::vector<unsigned> local_size;
@@ -34,7 +35,6 @@ struct Options {
   /// rewrites them, --infer prints the annotations instead of the rewritten source.
   bool infer = false, auto_annotate = false;
   ReuseOptions reuse;
-  bool reuse_analysis = true;           // --no-reuse leaves it out of the report
   std::string resource_dir;             // Clang resource dir (opencl-c.h)
   std::vector<std::string> clang_args;  // -I/-D/-U/-include and everything after `--`
 };

@@ -146,7 +146,11 @@ class Counter {
         r.reuse_factor = static_cast<double>(r.reads) / static_cast<double>(r.elements);
         r.fits_local = r.footprint <= opts_.local_mem;
       }
-      r.assumptions.assign(a.assumptions.begin(), a.assumptions.end());
+      for (const ForStmt* f : a.nominal) r.assumptions.push_back(nominal_notes_.at(f));
+      if (a.conditional)
+        r.assumptions.push_back(
+            "reads under a condition are counted as made by every work-item (an interior "
+            "work-group)");
       k.args.push_back(std::move(r));
     }
     return k;
@@ -158,7 +162,9 @@ class Counter {
     ArgReuse r;
     bool failed = false;
     std::map<std::string, std::uint64_t> seen;  // element key -> bytes
-    std::set<std::string> assumptions;
+    // What its counts assume: loops counted with trip_count, reads under conditions.
+    std::set<const ForStmt*> nominal;
+    bool conditional = false;
   };
 
   /// Before counting: the variables the kernel changes, which lvalues it writes, how many
@@ -516,11 +522,8 @@ class Counter {
     a.r.read = true;
     ++a.r.reads;
     a.seen.emplace(k, bytes);
-    if (branches_ || exited_)
-      a.assumptions.insert(
-          "reads under a condition are counted as made by every work-item (an interior "
-          "work-group)");
-    for (const std::string& n : nominal_) a.assumptions.insert(n);
+    a.conditional = a.conditional || branches_ || exited_;
+    a.nominal.insert(nominal_.begin(), nominal_.end());
   }
 
   std::uint64_t bytes_of(QualType t) const {
@@ -592,7 +595,7 @@ class Counter {
     Poly start;
     std::int64_t step = 0, trips = 0;
     bool nominal = false;
-    std::string bound;  // the bound's text, when nominal
+    const Expr* bound = nullptr;  // when nominal
   };
 
   /// The counted form of a for-loop: one variable, from a start by a constant step while
@@ -667,9 +670,7 @@ class Counter {
     } else {
       l.nominal = true;
       l.trips = opts_.trip_count;
-      const SourceRange r = cond->getRHS()->getSourceRange();
-      l.bound =
-          Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts()).str();
+      l.bound = cond->getRHS();
     }
     return l;
   }
@@ -685,10 +686,16 @@ class Counter {
                            ": " + why + ")");
         return;
       }
-      if (l->nominal)
-        nominal_.push_back("the loop of `" + l->v->getNameAsString() + "` (line " +
-                           std::to_string(line(f)) + ") runs to `" + l->bound +
-                           "`, not a constant: counted as " + std::to_string(l->trips) + " trips");
+      if (l->nominal) {
+        nominal_.push_back(f);
+        if (!nominal_notes_.count(f)) {
+          const auto bound = CharSourceRange::getTokenRange(l->bound->getSourceRange());
+          nominal_notes_[f] =
+              "the loop of `" + l->v->getNameAsString() + "` (line " + std::to_string(line(f)) +
+              ") runs to `" + Lexer::getSourceText(bound, sm_, ctx_.getLangOpts()).str() +
+              "`, not a constant: counted as " + std::to_string(l->trips) + " trips";
+        }
+      }
       for (std::int64_t i = 0; i < l->trips && !over_budget_; ++i) {
         loop_[l->v] = add(l->start, constant(i * l->step));
         if (++ops_ > kBudget) over_budget_ = true;
@@ -730,7 +737,8 @@ class Counter {
   std::map<const VarDecl*, const Expr*> pointer_inits_;
   std::map<const VarDecl*, Poly> loop_;                           // the loop variables' values
   std::map<const Expr*, std::optional<std::int64_t>> constants_;  // Clang's evaluation
-  std::vector<std::string> nominal_;  // the enclosing loops counted with trip_count
+  std::vector<const ForStmt*> nominal_;  // the enclosing loops counted with trip_count
+  std::map<const ForStmt*, std::string> nominal_notes_;  // what each of them assumes
   unsigned dims_ = 1;
   std::array<unsigned, 3> ls_{1, 1, 1}, lid_{0, 0, 0};
   unsigned branches_ = 0;

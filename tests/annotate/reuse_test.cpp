@@ -74,6 +74,9 @@ TEST(Reuse, DefaultWorkGroups) {
   EXPECT_TRUE(arg(r, "matmul", "C").at("written").get<bool>());
   // 5-point stencil, 16x16: 5 reads each; the tile and a one-wide border without corners.
   expect_counts(arg(r, "stencil5", "in"), 5 * 256, 256 + 4 * 16, (256 + 4 * 16) * 4);
+  // Its reads are under a condition (an interior work-group assumed); vadd's are not.
+  EXPECT_EQ(arg(r, "stencil5", "in").at("assumptions").size(), 1u);
+  EXPECT_TRUE(arg(r, "vadd", "a").at("assumptions").empty());
   // 7-point stencil, 8x8x4: the block and its six faces (8x4, 8x4, 8x4, 8x4, 8x8, 8x8).
   expect_counts(arg(r, "stencil7", "in"), 7 * 256, 256 + 4 * 32 + 2 * 64,
                 (256 + 4 * 32 + 2 * 64) * 4);
