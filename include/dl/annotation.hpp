@@ -101,6 +101,14 @@ struct BufferAnnotation {
   int line = 0, column = 0;  // 1-based position of the name in the source
 };
 
+/// A buffer named in a `local:` clause: its reads are staged in local memory by
+/// dl-annotate --stage-local (docs/annotation.md, "Staging in local memory").
+struct LocalAnnotation {
+  std::string name;  // parameter name
+  Expr extent;       // the number of elements the buffer holds
+  int line = 0, column = 0;
+};
+
 /// All annotations of one kernel.
 ///
 /// Annotations name parameters; they bind by name to the parameters the compiler sees
@@ -118,7 +126,8 @@ struct KernelAnnotation {
   /// standing for parameters).
   bool params_exact = true;
   std::vector<BufferAnnotation> buffers;
-  int line = 0;  // line of the first //DL: line
+  std::vector<LocalAnnotation> locals;  // `local:` clauses
+  int line = 0;                         // line of the first //DL: line
   /// Index of parameter `name` in the compiled list when the text gives it
   /// (params_exact), else -1: never an index that depends on build options.
   int param_index(const std::string& name) const;
@@ -173,5 +182,7 @@ std::vector<int> whole_groups(const KernelAnnotation& ka,
 
 /// Formats one buffer clause back to text (`f[global_size(0)] -> ASTA AOS2ASTA_foo`).
 std::string format_clause(const BufferAnnotation& b);
+/// Formats one buffer of a `local:` clause back to text (`in[w * h]`).
+std::string format_local(const LocalAnnotation& l);
 
 }  // namespace dl

@@ -211,19 +211,28 @@ class ClauseParser {
   ClauseParser(std::string_view text, int line, int col0, std::vector<AnnotationDiagnostic>& d)
       : t_(text), line_(line), col0_(col0), diags_(d) {}
 
-  /// Parses `AoS: buf, buf ... ; AoS: ...`. Returns false after reporting an error.
-  bool parse(std::vector<BufferAnnotation>& out) {
+  /// Parses `AoS: buf, buf ... ; local: buf ...`. Returns false after reporting an error.
+  bool parse(std::vector<BufferAnnotation>& out, std::vector<LocalAnnotation>& locals) {
     while (true) {
       skip();
       if (i_ >= t_.size()) return true;
-      if (!word("AoS") && !word("aos"))
-        return error("expected 'AoS:' (the layout the host keeps), found " + found());
+      const bool local = word("local");
+      if (!local && !word("AoS") && !word("aos"))
+        return error("expected 'AoS:' (the layout the host keeps) or 'local:', found " + found());
       skip();
-      if (!eat(':')) return error("expected ':' after 'AoS', found " + found());
+      if (!eat(':'))
+        return error(std::string("expected ':' after '") + (local ? "local" : "AoS") + "', found " +
+                     found());
       while (true) {
-        BufferAnnotation b;
-        if (!buffer(b)) return false;
-        out.push_back(std::move(b));
+        if (local) {
+          LocalAnnotation l;
+          if (!staged(l)) return false;
+          locals.push_back(std::move(l));
+        } else {
+          BufferAnnotation b;
+          if (!buffer(b)) return false;
+          out.push_back(std::move(b));
+        }
         skip();
         if (eat(',')) continue;
         break;
@@ -260,26 +269,9 @@ class ClauseParser {
       return error("expected '[' with the dimension of '" + name + "', found " + found());
     std::uint64_t constant_product = 1;  // of the constant dimensions: must fit in 64 bits
     while (i_ < t_.size() && t_[i_] == '[') {
-      std::size_t start = ++i_;
-      int depth = 1;
-      while (i_ < t_.size() && depth) {
-        if (t_[i_] == '[')
-          ++depth;
-        else if (t_[i_] == ']')
-          --depth;
-        if (depth) ++i_;
-      }
-      if (depth) {
-        i_ = start;
-        return error("missing ']'");
-      }
-      std::string err;
-      std::size_t pos = 0;
-      auto e = Expr::parse(t_.substr(start, i_ - start), &err, &pos);
-      if (!e) {
-        i_ = start + pos;
-        return error("bad dimension expression: " + err);
-      }
+      const std::size_t start = i_ + 1;
+      std::optional<Expr> e = bracketed();
+      if (!e) return false;
       if (e->is_constant()) {
         const std::int64_t v = e->eval({}).value_or(0);  // folded, so it evaluates
         const std::size_t close = i_;
@@ -339,6 +331,59 @@ class ClauseParser {
       }
       b.marshaler = m;
     }
+    return true;
+  }
+  /// `[expr]` at the cursor: the expression, the cursor on its `]`; nullopt after an error.
+  std::optional<Expr> bracketed() {
+    const std::size_t start = ++i_;
+    int depth = 1;
+    while (i_ < t_.size() && depth) {
+      if (t_[i_] == '[')
+        ++depth;
+      else if (t_[i_] == ']')
+        --depth;
+      if (depth) ++i_;
+    }
+    if (depth) {
+      i_ = start;
+      return error("missing ']'"), std::nullopt;
+    }
+    std::string err;
+    std::size_t pos = 0;
+    auto e = Expr::parse(t_.substr(start, i_ - start), &err, &pos);
+    if (!e) {
+      i_ = start + pos;
+      return error("bad dimension expression: " + err), std::nullopt;
+    }
+    return e;
+  }
+  /// A buffer of a `local:` clause: `name[elements]`.
+  bool staged(LocalAnnotation& l) {
+    skip();
+    l.column = col();
+    l.line = line_;
+    l.name = ident();
+    if (l.name.empty()) return error("expected a buffer (parameter) name, found " + found());
+    skip();
+    if (i_ >= t_.size() || t_[i_] != '[')
+      return error("expected '[' with the number of elements of '" + l.name + "', found " +
+                   found());
+    const std::size_t start = i_ + 1;
+    std::optional<Expr> e = bracketed();
+    if (!e) return false;
+    if (e->is_whole()) {
+      i_ = start;
+      return error("'" + l.name +
+                   "' of a local: clause needs its number of elements as an expression of the "
+                   "kernel's arguments ('*', the whole buffer, is not known inside the kernel)");
+    }
+    if (!e->fields().empty()) {
+      i_ = start;
+      return error("the number of elements of '" + l.name +
+                   "' takes kernel arguments and constants only (no sizeof or arg.field)");
+    }
+    l.extent = std::move(*e);
+    ++i_;
     return true;
   }
   /// The target after `->`: ASTA, ASTA(T), DA or AoS.
@@ -442,6 +487,7 @@ SourceAnnotations scan_annotations(std::string_view src,
     std::size_t offset;
     std::vector<BufferAnnotation> buffers;
     bool bad;
+    std::vector<LocalAnnotation> locals;
   };
   std::vector<Pending> pending;
   int number = 1;
@@ -462,7 +508,8 @@ SourceAnnotations scan_annotations(std::string_view src,
                                    "//DL: line is " + std::to_string(line.size()) +
                                        " characters long; the limit is " +
                                        std::to_string(kMaxAnnotationLine)});
-        if (!record) pending.push_back({number, pos, {}, true});  // its kernel runs untransformed
+        if (!record)
+          pending.push_back({number, pos, {}, true, {}});  // its kernel runs untransformed
       } else if (record) {
         try {
           Record r = Record::parse(body.substr(w + 6));
@@ -471,9 +518,9 @@ SourceAnnotations scan_annotations(std::string_view src,
           out.diagnostics.push_back({number, col0 + static_cast<int>(w), true, e.what()});
         }
       } else {
-        Pending p{number, pos, {}, false};
+        Pending p{number, pos, {}, false, {}};
         ClauseParser cp(body, number, col0, out.diagnostics);
-        p.bad = !cp.parse(p.buffers);
+        p.bad = !cp.parse(p.buffers, p.locals);
         pending.push_back(std::move(p));
       }
     }
@@ -502,9 +549,22 @@ SourceAnnotations scan_annotations(std::string_view src,
       k->line = p.line;
     }
     bool bad = p.bad;
+    // The buffers this line names, of either clause, for the checks below.
+    struct Named {
+      const std::string& name;
+      int line, column;
+      std::vector<const Expr*> dims;
+      bool local;
+    };
+    std::vector<Named> named;
+    for (const auto& b : p.buffers) {
+      named.push_back({b.name, b.line, b.column, {}, false});
+      for (const auto& d : b.dims) named.back().dims.push_back(&d);
+    }
+    for (const auto& l : p.locals) named.push_back({l.name, l.line, l.column, {&l.extent}, true});
     // Names are checked against the text only where it is the compiled list; otherwise
     // dl-annotate (on Clang's AST) and the runtime (CL_KERNEL_ARG_NAME) check them.
-    for (const auto& b : p.buffers) {
+    for (const Named& b : named) {
       if (!k->params_exact) continue;
       if (k->param_index(b.name) < 0) {
         out.diagnostics.push_back(
@@ -512,8 +572,8 @@ SourceAnnotations scan_annotations(std::string_view src,
              "'" + b.name + "' is not a parameter of kernel '" + sig.name + "'"});
         bad = true;
       }
-      for (const auto& d : b.dims)
-        for (const auto& n : d.names())
+      for (const Expr* d : b.dims)
+        for (const auto& n : d->names())
           if (k->param_index(n) < 0 && !(is_macro && is_macro(n))) {
             out.diagnostics.push_back({b.line, b.column, true,
                                        "dimension of '" + b.name + "' names '" + n +
@@ -522,21 +582,31 @@ SourceAnnotations scan_annotations(std::string_view src,
             bad = true;
           }
     }
-    // One clause per buffer and kernel: a second (another annotation block of the same
-    // kernel name, e.g. a definition the preprocessor sets aside) would bind one argument
-    // twice.
-    for (std::size_t i = 0; i < p.buffers.size(); ++i) {
-      const BufferAnnotation& b = p.buffers[i];
-      const BufferAnnotation* first = nullptr;
+    // One clause per buffer and kernel (of each kind): a second (another annotation block
+    // of the same kernel name, e.g. a definition the preprocessor sets aside) would bind
+    // one argument twice. A buffer both staged and converted is not supported.
+    for (std::size_t i = 0; i < named.size(); ++i) {
+      const Named& b = named[i];
+      int first = 0;
+      bool other_kind = false;
       for (const auto& e : k->buffers)
-        if (e.name == b.name) first = &e;
+        if (e.name == b.name) first = e.line, other_kind = b.local;
+      for (const auto& e : k->locals)
+        if (!first && e.name == b.name) first = e.line, other_kind = !b.local;
       for (std::size_t j = 0; j < i && !first; ++j)
-        if (p.buffers[j].name == b.name) first = &p.buffers[j];
-      if (first) {
+        if (named[j].name == b.name) first = named[j].line, other_kind = named[j].local != b.local;
+      if (first && other_kind) {
         out.diagnostics.push_back({b.line, b.column, true,
                                    "'" + b.name + "' of kernel '" + sig.name +
-                                       "' is already annotated (line " +
-                                       std::to_string(first->line) + ")"});
+                                       "' is in both an AoS: and a local: clause (line " +
+                                       std::to_string(first) +
+                                       "): a buffer DL converts is not staged in local memory"});
+        bad = true;
+      } else if (first) {
+        out.diagnostics.push_back({b.line, b.column, true,
+                                   "'" + b.name + "' of kernel '" + sig.name +
+                                       "' is already annotated (line " + std::to_string(first) +
+                                       ")"});
         bad = true;
       }
     }
@@ -546,6 +616,7 @@ SourceAnnotations scan_annotations(std::string_view src,
       continue;
     }
     k->buffers.insert(k->buffers.end(), p.buffers.begin(), p.buffers.end());
+    k->locals.insert(k->locals.end(), p.locals.begin(), p.locals.end());
   }
   std::vector<KernelAnnotation> good;
   for (auto& k : out.kernels)
@@ -630,6 +701,10 @@ std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std
   }
   return Record::make("flat_" + scalar + "_" + std::to_string(s),
                       {{"v", sc, 1, static_cast<unsigned>(s), 0}});
+}
+
+std::string format_local(const LocalAnnotation& l) {
+  return l.name + "[" + l.extent.text() + "]";
 }
 
 std::string format_clause(const BufferAnnotation& b) {

@@ -271,3 +271,40 @@ TEST(Annotation, WholeGroups) {
   EXPECT_EQ(dl::whole_groups(s.kernels.at(0), recs),
             (std::vector<int>{0, 0, -1, 3, 0, 5, 5, 7, 8}));
 }
+
+TEST(Annotation, LocalClauses) {
+  // `local:` names buffers to stage in local memory with their element counts; it mixes
+  // with `AoS:` clauses on one line or on lines of their own.
+  auto s = dl::scan_annotations(
+      "//DL: local: in[w * h], mask[25]\n"
+      "//DL: AoS: const p[*]; local: q[get_global_size(0) + 2]\n"
+      "__kernel void k(__global const float* in, __constant float* mask, __global const P* p,"
+      " __global const float* q, int w, int h) {}\n");
+  ASSERT_EQ(s.kernels.size(), 1u) << (s.diagnostics.empty() ? "" : s.diagnostics[0].message);
+  const auto& k = s.kernels[0];
+  ASSERT_EQ(k.locals.size(), 3u);
+  ASSERT_EQ(k.buffers.size(), 1u);
+  EXPECT_EQ(k.locals[0].name, "in");
+  EXPECT_EQ(dl::format_local(k.locals[0]), "in[w * h]");
+  EXPECT_EQ(k.locals[0].line, 1);
+  EXPECT_EQ(k.locals[1].extent.eval({}).value_or(-1), 25);
+  EXPECT_EQ(k.locals[2].name, "q");
+  EXPECT_EQ(k.locals[2].line, 2);
+  EXPECT_EQ(k.line, 1);
+  // Each is an error, and the kernel is dropped (it runs untransformed).
+  for (const char* bad : {"//DL: local: in[*]\n", "//DL: local: in\n", "//DL: local in[4]\n",
+                          "//DL: local: in[4], in[8]\n", "//DL: local: nope[4]\n",
+                          "//DL: local: in[m]\n", "//DL: local: in[sizeof(float)]\n",
+                          "//DL: local: in[4]\n//DL: AoS: in[4]\n"}) {
+    auto d = dl::scan_annotations(std::string(bad) +
+                                  "__kernel void k(__global const float* in, int n) {}\n");
+    EXPECT_TRUE(d.kernels.empty()) << bad;
+    ASSERT_FALSE(d.diagnostics.empty()) << bad;
+  }
+  auto both = dl::scan_annotations(
+      "//DL: AoS: in[4]; local: in[4]\n__kernel void k(__global const float* in) {}\n");
+  ASSERT_FALSE(both.diagnostics.empty());
+  EXPECT_NE(both.diagnostics[0].message.find("in both an AoS: and a local: clause"),
+            std::string::npos)
+      << both.diagnostics[0].message;
+}
