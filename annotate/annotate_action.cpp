@@ -57,6 +57,12 @@ struct KernelWork {
   bool inferred = false;  // the annotation is dl-annotate's (--auto, --infer)
   std::string why;
   KernelReport report;
+  struct Staged {
+    StagePlan plan;
+    const LocalAnnotation* clause;
+  };
+  std::vector<Staged> staged;           // buffers of `local:` clauses read from local memory
+  std::vector<LocalAnnotation> locals;  // the `local:` clauses, completed
 };
 
 class Consumer : public ASTConsumer {
@@ -176,6 +182,7 @@ class Consumer : public ASTConsumer {
       if (w.ok) analyse(w);
       if (w.ok) check_qualifiers(w);
       if (w.ok) choose_layouts(w);
+      if (w.ok) stage_locals(w);
     }
     emit(work);
     std::stable_sort(res_.report.begin(), res_.report.end(),
@@ -527,6 +534,131 @@ class Consumer : public ASTConsumer {
                  "', so a build that enables it runs untransformed";
   }
 
+  /// The buffers of the kernel's `local:` clauses: with --stage-local, each read of one
+  /// the plan covers becomes a read of its __local copy when the work-group is the one
+  /// staged for (staging_prologue); a buffer that cannot be staged is read as written,
+  /// with a warning saying why (docs/annotation.md, "Staging in local memory").
+  void stage_locals(KernelWork& w) {
+    if (w.ann->locals.empty()) return;
+    std::vector<std::string> names;
+    w.locals = w.ann->locals;  // completed: macros in the counts expanded, as for dimensions
+    for (LocalAnnotation& l : w.locals) {
+      const auto bad = [&](const std::string& what) {
+        const std::string msg =
+            "the number of elements of '" + l.name + "' (local: clause) " + what;
+        de_->Report(at(l.line, l.column), err_id_) << msg;
+        w.ok = false;
+        w.error = true;
+        w.why = msg;
+      };
+      std::string why;
+      auto e = expand_macros(l.extent, w.fd, why);
+      if (!e) return bad(why);
+      l.extent = std::move(*e);
+      for (const auto& n : l.extent.names()) {
+        const ParmVarDecl* sp = nullptr;
+        for (const ParmVarDecl* p : w.fd->parameters())
+          if (p->getName() == n) sp = p;
+        if (!sp)
+          return bad("names '" + n + "', which is not a parameter of kernel '" + w.ann->kernel +
+                     "'");
+        if (!sp->getType()->isIntegerType())
+          return bad("names '" + n + "', a parameter that is not an integer");
+      }
+      names.push_back(l.name);
+    }
+    if (!opts_.reuse.stage_local) {
+      for (const LocalAnnotation& l : w.locals)
+        w.report.staging.push_back({l.name, false, "dl-annotate ran without --stage-local"});
+      return;
+    }
+    std::uint64_t total = 0;
+    for (StagePlan& p : plan_staging(*ctx_, w.fd, names, opts_.reuse)) {
+      const LocalAnnotation* l = nullptr;
+      for (const LocalAnnotation& c : w.locals)
+        if (c.name == p.buffer) l = &c;
+      if (p.ok && total + p.bytes > opts_.reuse.local_mem) {
+        p.ok = false;
+        p.why = "with the buffers staged before it, the kernel would use " +
+                std::to_string(total + p.bytes) + " bytes of local memory, more than the " +
+                std::to_string(opts_.reuse.local_mem) + " given";
+      }
+      if (!p.ok) {
+        de_->Report(at(l->line, l->column), warn_id_)
+            << "'" + p.buffer + "' is not staged in local memory: " + p.why;
+        w.report.staging.push_back({p.buffer, false, p.why});
+        continue;
+      }
+      total += p.bytes;
+      std::string box;
+      for (const auto& d : p.dims) box += (box.empty() ? "" : " x ") + std::to_string(d.extent);
+      const auto& ls = p.local_size;
+      w.report.staging.push_back({p.buffer, true,
+                                  box + " elements of " + p.type + " (" + std::to_string(p.bytes) +
+                                      " bytes) for " + std::to_string(p.reads.size()) +
+                                      " read(s), work-group " + std::to_string(ls[0]) + "x" +
+                                      std::to_string(ls[1]) + "x" + std::to_string(ls[2])});
+      const std::string local = "dl_local_" + p.buffer;
+      for (const StagePlan::Read& r : p.reads) {
+        std::string slot = std::to_string(r.base);
+        const auto add = [&slot](std::int64_t c, const std::string& v) {
+          slot += " + " + (c == 1 ? std::string() : std::to_string(c) + " * ") + v;
+        };
+        for (int d = 0; d < 3; ++d)
+          if (r.lid[d]) add(r.lid[d], "(int)get_local_id(" + std::to_string(d) + ")");
+        for (const auto& [counter, c] : r.loops) add(c, "(int)(" + counter + ")");
+        const clang::Expr* e = r.access;
+        sp_->replace(e, [this, e, local, slot] {
+          return "(dl_staged ? " + local + "[" + slot + "] : " + sp_->inner_text(e) + ")";
+        });
+      }
+      w.staged.push_back({std::move(p), l});
+    }
+  }
+
+  /// The copy of every staged box into local memory, at the top of the kernel: only
+  /// when the work-group is the one the plans were made for (dl_staged, the same for every
+  /// work-item of a group, so the barrier is reached by all or none).
+  static std::string staging_prologue(const KernelWork& w) {
+    if (w.staged.empty()) return {};
+    const auto& ls = w.staged.front().plan.local_size;
+    const std::string l0 = std::to_string(ls[0]), l1 = std::to_string(ls[1]);
+    std::string s;
+    for (const auto& st : w.staged)
+      s += "\n  __local " + st.plan.type + " dl_local_" + st.plan.buffer + "[" +
+           std::to_string(st.plan.slots) + "];";
+    s += "\n  const int dl_staged = get_local_size(0) == " + l0 + " && get_local_size(1) == " + l1 +
+         " && get_local_size(2) == " + std::to_string(ls[2]) + ";";
+    s += "\n  if (dl_staged) {";
+    s += "\n    const uint dl_lid = get_local_id(0) + " + l0 + " * (get_local_id(1) + " + l1 +
+         " * get_local_id(2));";
+    for (const auto& st : w.staged) {
+      const StagePlan& p = st.plan;
+      const std::string b = p.buffer;
+      s += "\n    {";
+      s += "\n      const long dl_origin = " + p.origin + ";";
+      s += "\n      const long dl_end = (long)(" + st.clause->extent.to_cl() + ");";
+      s += "\n      for (uint dl_t = dl_lid; dl_t < " + std::to_string(p.slots) +
+           "u; dl_t += " + std::to_string(ls[0] * ls[1] * ls[2]) + "u) {";
+      std::string g = "dl_origin";
+      std::uint64_t stride = 1;
+      for (std::size_t j = 0; j < p.dims.size(); ++j) {
+        std::string digit = "dl_t";
+        if (stride > 1) digit += " / " + std::to_string(stride) + "u";
+        if (j + 1 < p.dims.size()) digit += " % " + std::to_string(p.dims[j].extent) + "u";
+        g += " + (long)(" + digit + ")" + (p.dims[j].stride == "1" ? "" : " * " + p.dims[j].stride);
+        stride *= p.dims[j].extent;
+      }
+      s += "\n        const long dl_g = " + g + ";";
+      s += "\n        if (dl_g >= 0 && dl_g < dl_end) dl_local_" + b + "[dl_t] = " + b + "[dl_g];";
+      s += "\n      }";
+      s += "\n    }";
+    }
+    s += "\n    barrier(CLK_LOCAL_MEM_FENCE);";
+    s += "\n  }";
+    return s;
+  }
+
   /// The parameter the runtime sets to the records of a buffer annotated `[*]`.
   static std::string whole_param(const std::string& buffer) { return "dl_whole_" + buffer; }
 
@@ -637,6 +769,7 @@ class Consumer : public ASTConsumer {
       std::set<int> dl_lines;
       if (!w.inferred)  // an inferred annotation has no lines (its buffers' are the kernel's)
         for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
+      for (const auto& l : w.ann->locals) dl_lines.insert(l.line);
       int first_line = dl_lines.empty() ? w.ann->line : *dl_lines.begin();
       if (!w.ok) {
         w.report.transformed = false;
@@ -655,10 +788,18 @@ class Consumer : public ASTConsumer {
       for (const auto& b : w.bindings)
         if ((!b.flat || b.flat_count) && records_done.insert(b.rec.name()).second)
           text += "//DL: record " + b.rec.describe() + "\n";
-      text += "//DL: AoS: ";
-      for (std::size_t i = 0; i < w.clauses.size(); ++i)
-        text += (i ? ", " : "") + format_clause(w.clauses[i]);
-      text += "\n";
+      if (!w.clauses.empty()) {
+        text += "//DL: AoS: ";
+        for (std::size_t i = 0; i < w.clauses.size(); ++i)
+          text += (i ? ", " : "") + format_clause(w.clauses[i]);
+        text += "\n";
+      }
+      if (!w.locals.empty()) {
+        text += "//DL: local: ";
+        for (std::size_t i = 0; i < w.locals.size(); ++i)
+          text += (i ? ", " : "") + format_local(w.locals[i]);
+        text += "\n";
+      }
       bool first = true;
       for (int l : dl_lines) {
         edits.push_back({line_begin(l), line_end(l), first ? text : std::string(), 0});
@@ -681,9 +822,9 @@ class Consumer : public ASTConsumer {
       // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
       // buffers all stay AoS, with no helper reached by their pointers, reads them as
       // written: its one copy serves both (the annotation tells the runtime -> AoS).
-      const bool all_aos =
-          w.specs.empty() && std::all_of(w.bindings.begin(), w.bindings.end(),
-                                         [](const Binding& b) { return b.keep_aos; });
+      const bool all_aos = w.specs.empty() && w.staged.empty() &&
+                           std::all_of(w.bindings.begin(), w.bindings.end(),
+                                       [](const Binding& b) { return b.keep_aos; });
       if (!all_aos) {
         unsigned fb = 0, fe = 0, bb = 0, be = 0;
         sp_->offsets(w.fd->getSourceRange(), fb, fe);
@@ -693,7 +834,7 @@ class Consumer : public ASTConsumer {
           sp_->offsets(w.fd->getParamDecl(w.fd->getNumParams() - 1)->getSourceRange(), pb, pe);
           sp_->insert(pe, extra);
         }
-        std::string prologue = kernel_prologue(w);
+        std::string prologue = kernel_prologue(w) + staging_prologue(w);
         if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
         sp_->insert(bb + 1, prologue);
         std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
@@ -735,7 +876,7 @@ class Consumer : public ASTConsumer {
         if (hat > kernel_at)
           edits.push_back({kernel_at, kernel_at, "#ifdef DL_ASTA_T\n" + proto + "#endif\n", 3});
       }
-      if (!all_aos) blocks.push_back(kb);
+      if (!all_aos && !w.bindings.empty()) blocks.push_back(kb);  // (staging needs no helper)
       w.report.transformed = true;
       fill_report(w);
       res_.report.push_back(w.report);

@@ -44,6 +44,8 @@ std::string usage() {
          "  --trip-count=<n>        trips counted of a loop whose bound is not a constant\n"
          "                          (default 16)\n"
          "  --no-reuse              leave the reuse analysis out of the report\n"
+         "  --stage-local           stage the buffers of `local:` clauses in local memory\n"
+         "                          for the work-group of --local-size (default as above)\n"
          "  --deps-out=<file>       write the files the input includes, one path per line\n"
          "  --layout=<l>            force the target layout: asta, asta(T) or da\n"
          "  --auto                  infer the annotation of every kernel that has none\n"
@@ -131,6 +133,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     }
     if (a == "--no-reuse") {
       o.reuse.enabled = false;
+      continue;
+    }
+    if (a == "--stage-local") {
+      o.reuse.stage_local = true;
       continue;
     }
     if (a == "--auto") {

@@ -20,6 +20,9 @@ struct ReuseOptions {
   std::vector<unsigned> local_size;
   std::uint64_t local_mem = 32768;  // --local-mem: OpenCL's minimum for a full profile
   unsigned trip_count = 16;         // --trip-count: trips of a loop with no constant bound
+  /// --stage-local: the buffers of `local:` clauses are read from local memory, staged
+  /// for the work-group above (docs/annotation.md, "Staging in local memory").
+  bool stage_local = false;
 };
 
 struct Options {

@@ -97,6 +97,9 @@ std::string report_text(const std::string& file, const std::vector<KernelReport>
         o << "    address: " << a.divisions
           << " access(es) through dl_flat, a division per access: " << a.division << "\n";
     }
+    for (const auto& a : k.staging)
+      o << "  " << a.name << ": " << (a.staged ? "staged in local memory: " : "not staged: ")
+        << a.what << "\n";
   }
   reuse_text(o, reuse);
   return o.str();
@@ -160,6 +163,11 @@ std::string report_json(const std::string& file, const std::vector<KernelReport>
                             {"reason", a.reason},
                             {"flat_divisions", a.divisions},
                             {"flat_division_why", a.division}});
+    if (!k.staging.empty()) {
+      jk["staging"] = nlohmann::json::array();
+      for (const auto& a : k.staging)
+        jk["staging"].push_back({{"name", a.name}, {"staged", a.staged}, {"what", a.what}});
+    }
     j["kernels"].push_back(jk);
   }
   j["reuse"] = reuse_json(reuse);

@@ -31,6 +31,13 @@ struct ArgInference {
   std::string what;  // the records found, or why not
 };
 
+/// A buffer of a `local:` clause: staged in local memory (--stage-local), or why not.
+struct ArgStaging {
+  std::string name;
+  bool staged = false;
+  std::string what;  // the box staged, or why not
+};
+
 struct KernelReport {
   std::string name;
   unsigned line = 0;
@@ -40,6 +47,7 @@ struct KernelReport {
   bool inferred = false;                // the annotation was inferred (no //DL: lines)
   std::vector<ArgInference> inference;  // per pointer parameter, when inferred
   std::string annotation;               // the inferred annotation, as a user writes it
+  std::vector<ArgStaging> staging;      // per buffer of its `local:` clauses
 };
 
 std::string report_text(const std::string& file, const std::vector<KernelReport>& kernels,

@@ -96,6 +96,11 @@ class Counter {
   Counter(ASTContext& ctx, const FunctionDecl* fd, const ReuseOptions& o)
       : ctx_(ctx), sm_(ctx.getSourceManager()), fd_(fd), opts_(o) {}
 
+  /// Records every read of the buffers named `names` while counting (plan()).
+  void stage(const std::vector<std::string>& names) {
+    for (const std::string& n : names) stage_names_.insert(n);
+  }
+
   KernelReuse run() {
     KernelReuse k;
     k.name = fd_->getNameAsString();
@@ -109,6 +114,7 @@ class Counter {
       Arg& a = args_.emplace_back();
       a.p = p;
       a.r.name = p->getNameAsString();
+      a.stage = stage_names_.count(a.r.name) > 0;
     }
     PrePass pre(*this);
     pre.TraverseStmt(fd_->getBody());
@@ -151,9 +157,17 @@ class Counter {
         r.assumptions.push_back(
             "reads under a condition are counted as made by every work-item (an interior "
             "work-group)");
-      k.args.push_back(std::move(r));
+      k.args.push_back(r);  // a copy: plan() reads it again
     }
     return k;
+  }
+
+  /// The staging plans of the buffers stage() named (after run()).
+  std::vector<StagePlan> plans() {
+    std::vector<StagePlan> out;
+    for (Arg& a : args_)
+      if (a.stage) out.push_back(plan(a));
+    return out;
   }
 
  private:
@@ -165,6 +179,18 @@ class Counter {
     // What its counts assume: loops counted with trip_count, reads under conditions.
     std::set<const ForStmt*> nominal;
     bool conditional = false;
+    // Staging (plan_staging): every read, its element and where it was made.
+    bool stage = false;
+    std::string stage_why;  // why it cannot be staged, found during the walk
+    struct Rec {
+      const Expr* e;
+      std::size_t element;  // into `elements`
+      std::array<std::int64_t, 3> lid;
+      std::vector<std::pair<const VarDecl*, std::int64_t>> loops;
+    };
+    std::vector<Rec> recs;
+    std::map<std::string, std::size_t> element_index;
+    std::vector<Poly> elements;
   };
 
   /// Before counting: the variables the kernel changes, which lvalues it writes, how many
@@ -531,6 +557,199 @@ class Counter {
     return static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
   }
 
+  // ---- staging ---------------------------------------------------------------------
+
+  /// Records a read of a buffer to stage: its element and the ids and loop counters
+  /// it was made at.
+  void record(Arg& a, const Expr* e, int kind) {
+    if (!a.stage_why.empty()) return;
+    const auto at = " (line " + std::to_string(line(e)) + ")";
+    if (kind & kWrite) {
+      a.stage_why = "the kernel writes it" + at;
+      return;
+    }
+    const QualType t = a.p->getType()->getPointeeType();
+    if (!t->isScalarType() && !t->isVectorType()) {
+      a.stage_why = "its elements are not scalars or vectors";
+      return;
+    }
+    Poly off;
+    std::string why;
+    Arg* b = nullptr;
+    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
+      b = resolve(s->getBase(), off, why);
+      if (b == &a) {
+        auto i = eval(s->getIdx(), why);
+        if (!i)
+          b = nullptr;
+        else
+          off = add(off, *i);
+      }
+    } else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
+      b = resolve(u->getSubExpr(), off, why);
+    }
+    if (b != &a) {
+      a.stage_why = "it is read other than as an element (p[i], *(p + i))" + at;
+      return;
+    }
+    Arg::Rec r{e, 0, {lid_[0], lid_[1], lid_[2]}, {}};
+    for (const auto& [v, value] : loop_) {
+      if (!is_constant(value)) {
+        a.stage_why = "the loop of `" + v->getNameAsString() +
+                      "` starts at a value that differs from group to group" + at;
+        return;
+      }
+      r.loops.emplace_back(v, dl::annotate::value(value));
+    }
+    const auto [it, fresh] = a.element_index.try_emplace(key(off), a.elements.size());
+    if (fresh) a.elements.push_back(off);
+    r.element = it->second;
+    a.recs.push_back(std::move(r));
+  }
+
+  /// C code of c * m, monomial m ("a*b") as a long.
+  static std::string term(std::int64_t c, const std::string& m) {
+    if (m.empty()) return std::to_string(c);
+    const std::string code = monomial_code(m);
+    return c == 1 ? code : c == -1 ? "-" + code : std::to_string(c) + " * " + code;
+  }
+
+  /// C code of monomial `m` ("a*b"), as a long.
+  static std::string monomial_code(const std::string& m) {
+    if (m.empty()) return "1";
+    std::string out;
+    for (std::size_t at = 0; at <= m.size();) {
+      const std::size_t star = std::min(m.find('*', at), m.size());
+      out += (out.empty() ? "" : " * ") + std::string("(long)") + m.substr(at, star - at);
+      at = star + 1;
+    }
+    return out;
+  }
+
+  StagePlan plan(Arg& a) {
+    StagePlan p;
+    p.buffer = a.r.name;
+    p.local_size = ls_;
+    const auto refuse = [&](std::string why) {
+      p.why = std::move(why);
+      return p;
+    };
+    if (a.failed) return refuse(a.r.why);
+    if (!a.stage_why.empty()) return refuse(a.stage_why);
+    if (a.r.written) return refuse("the kernel writes it");
+    if (!a.r.read) return refuse("the kernel does not read it");
+    if (!a.nominal.empty())
+      return refuse(nominal_notes_.at(*a.nominal.begin()) +
+                    "; a staged box must hold every read (strip-mining is not done)");
+    // The box: per monomial, the range of its coefficient over the elements read.
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> range;
+    for (const Poly& e : a.elements)
+      for (const auto& [m, c] : e) range.try_emplace(m, c, c);
+    for (const Poly& e : a.elements)
+      for (auto& [m, r] : range) {
+        const auto it = e.find(m);
+        const std::int64_t c = it == e.end() ? 0 : it->second;
+        r = {std::min(r.first, c), std::max(r.second, c)};
+      }
+    std::vector<std::string> varying;
+    for (const auto& [m, r] : range) {
+      if (r.first == r.second) {
+        p.origin += (p.origin.empty() ? "" : " + ") + term(r.first, m);
+        continue;
+      }
+      varying.push_back(m);
+    }
+    // The unit stride first (a coalesced copy), then by degree.
+    std::stable_sort(
+        varying.begin(), varying.end(), [](const std::string& x, const std::string& y) {
+          const auto deg = [](const std::string& m) {
+            return m.empty() ? -1 : static_cast<int>(std::count(m.begin(), m.end(), '*'));
+          };
+          return deg(x) < deg(y);
+        });
+    const std::uint64_t elem = bytes_of(a.p->getType()->getPointeeType());
+    p.slots = 1;
+    for (const std::string& m : varying) {
+      const auto [lo, hi] = range.at(m);
+      const auto extent = static_cast<std::uint64_t>(hi - lo) + 1;
+      if (__builtin_mul_overflow(p.slots, extent, &p.slots) || p.slots * elem > opts_.local_mem)
+        return refuse(
+            "the box of the elements one work-group reads is larger than the local "
+            "memory given (" +
+            std::to_string(opts_.local_mem) + " bytes)");
+      p.dims.push_back({monomial_code(m), lo, extent});
+      if (lo) p.origin += (p.origin.empty() ? "" : " + ") + term(lo, m);
+    }
+    if (p.origin.empty()) p.origin = "0";
+    p.bytes = p.slots * elem;
+    if (a.r.reads <= p.slots)
+      return refuse("one work-group reads " + std::to_string(a.r.reads) +
+                    " elements, and its box holds " + std::to_string(p.slots) +
+                    ": staging saves no reads");
+    PrintingPolicy pp(ctx_.getLangOpts());
+    p.type = a.p->getType()->getPointeeType().getUnqualifiedType().getAsString(pp);
+    // Each element's slot.
+    std::vector<std::int64_t> slot(a.elements.size());
+    for (std::size_t i = 0; i < a.elements.size(); ++i) {
+      std::int64_t s = 0, stride = 1;
+      for (std::size_t j = 0; j < varying.size(); ++j) {
+        const auto it = a.elements[i].find(varying[j]);
+        s += ((it == a.elements[i].end() ? 0 : it->second) - p.dims[j].lo) * stride;
+        stride *= static_cast<std::int64_t>(p.dims[j].extent);
+      }
+      slot[i] = s;
+    }
+    // Each read's slot as an affine function of the local ids and its loop counters.
+    std::map<const Expr*, std::vector<const Arg::Rec*>> by_read;
+    for (const Arg::Rec& r : a.recs) by_read[r.e].push_back(&r);
+    for (const auto& [e, recs] : by_read) {
+      const Arg::Rec& r0 = *recs.front();
+      const std::size_t nv = 3 + r0.loops.size();
+      const auto var = [&](const Arg::Rec& r, std::size_t v) {
+        return v < 3 ? r.lid[v] : r.loops[v - 3].second;
+      };
+      const auto same_loops = [&](const Arg::Rec& r) {
+        if (r.loops.size() != r0.loops.size()) return false;
+        for (std::size_t i = 0; i < r.loops.size(); ++i)
+          if (r.loops[i].first != r0.loops[i].first) return false;
+        return true;
+      };
+      std::vector<std::int64_t> slope(nv, 0);
+      for (std::size_t v = 0; v < nv; ++v)
+        for (const Arg::Rec* r : recs) {
+          if (!same_loops(*r)) return refuse("a read's loops differ between its visits");
+          bool only = var(*r, v) != var(r0, v);
+          for (std::size_t u = 0; u < nv && only; ++u)
+            if (u != v && var(*r, u) != var(r0, u)) only = false;
+          if (!only) continue;
+          const std::int64_t ds = slot[r->element] - slot[r0.element], dv = var(*r, v) - var(r0, v);
+          if (ds % dv)
+            return refuse("a read's slot is not affine in the ids (line " +
+                          std::to_string(line(e)) + ")");
+          slope[v] = ds / dv;
+          break;
+        }
+      std::int64_t base = slot[r0.element];
+      for (std::size_t v = 0; v < nv; ++v) base -= slope[v] * var(r0, v);
+      for (const Arg::Rec* r : recs) {
+        std::int64_t s = base;
+        for (std::size_t v = 0; v < nv; ++v) s += slope[v] * var(*r, v);
+        if (s != slot[r->element])
+          return refuse("a read's slot is not affine in the local ids and loop counters (line " +
+                        std::to_string(line(e)) + ")");
+      }
+      StagePlan::Read rd;
+      rd.access = e;
+      rd.base = base;
+      for (std::size_t d = 0; d < 3; ++d) rd.lid[d] = slope[d];
+      for (std::size_t i = 0; i < r0.loops.size(); ++i)
+        if (slope[3 + i]) rd.loops.emplace_back(r0.loops[i].first->getNameAsString(), slope[3 + i]);
+      p.reads.push_back(std::move(rd));
+    }
+    p.ok = true;
+    return p;
+  }
+
   // ---- the walk of one work-item ------------------------------------------------------
 
   void expr(const Expr* e) {
@@ -550,7 +769,9 @@ class Counter {
       std::vector<const Expr*> inner;
       if (Arg* a = access(e, k, inner, why)) {
         const auto it = kind_.find(e);
-        count(*a, k, it == kind_.end() ? kRead : it->second, bytes_of(e->getType()));
+        const int kind = it == kind_.end() ? kRead : it->second;
+        count(*a, k, kind, bytes_of(e->getType()));
+        if (a->stage && !a->failed) record(*a, e, kind);
         for (const Expr* i : inner) expr(i);
         return;
       }
@@ -574,6 +795,9 @@ class Counter {
             for (unsigned j = 0; j < w; ++j)
               count(*a, key(add(add(off, mul(*i, constant(w))), constant(j))),
                     load ? kRead : kWrite, bytes);
+            if (a->stage && a->stage_why.empty())
+              a->stage_why =
+                  "it is read or written with " + f + "() (line " + std::to_string(line(c)) + ")";
           } else {
             fail(*a, why);
           }
@@ -732,6 +956,7 @@ class Counter {
   const FunctionDecl* fd_;
   const ReuseOptions& opts_;
   std::vector<Arg> args_;
+  std::set<std::string> stage_names_;            // the buffers plan_staging stages
   std::map<const VarDecl*, unsigned> modified_;  // changes of each variable
   std::map<const Expr*, int> kind_;              // lvalues written (kRead|kWrite)
   std::map<const VarDecl*, const Expr*> pointer_inits_;
@@ -751,6 +976,22 @@ class Counter {
 
 KernelReuse analyse_reuse(ASTContext& ctx, const FunctionDecl* kernel, const ReuseOptions& opts) {
   return Counter(ctx, kernel, opts).run();
+}
+
+std::vector<StagePlan> plan_staging(ASTContext& ctx, const FunctionDecl* kernel,
+                                    const std::vector<std::string>& buffers,
+                                    const ReuseOptions& opts) {
+  Counter c(ctx, kernel, opts);
+  c.stage(buffers);
+  c.run();
+  std::vector<StagePlan> out = c.plans();
+  for (const std::string& b : buffers)  // names that are no buffer argument
+    if (std::none_of(out.begin(), out.end(), [&](const StagePlan& p) { return p.buffer == b; })) {
+      StagePlan& p = out.emplace_back();
+      p.buffer = b;
+      p.why = "not a __global or __constant pointer parameter of the kernel";
+    }
+  return out;
 }
 
 }  // namespace dl::annotate
