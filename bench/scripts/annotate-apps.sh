@@ -23,6 +23,9 @@ for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs; do
   "$annot" "$src" -o "$out/$app.cl" -- -I "$root/bench/apps/lbm" "${extra[@]}"
   echo "annotate-apps: $out/$app.cl"
 done
+# The kernels of dl-bench-stage, staged in local memory (bench/stage).
+"$annot" --stage-local --Werror "$root/tests/annotate/stage/kernels.cl" -o "$root/bench/stage/staged.cl"
+echo "annotate-apps: $root/bench/stage/staged.cl"
 # The MD kernel with ASTA forced (dl-annotate keeps AoS for it): the rewrite a user gets
 # by writing -> ASTA, timed beside the choice (bench/scripts/rewrite-bench.sh).
 sed '/^\/\/DL:/s/const rv\[npar\], fv\[npar\]/const rv[npar] -> ASTA, fv[npar] -> ASTA/' \

@@ -192,6 +192,10 @@ void Runtime::epoch_end(cl_mem m) {
   for (const auto& kp : ended) kp->rule.epoch_end();
 }
 
+/// The round trip the rule is given for a kernel with nothing to convert: any AoS launch
+/// time spent pays for it, so the trial follows the first measured launch.
+constexpr double kNothingToConvertNs = 1;
+
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<Converting>& converting) {
   Decision d;
@@ -218,6 +222,11 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = false;
   } else if (!converting.empty()) {
     d.transform = rule.convert(round_trip);
+  } else if (ks.ann().buffers.empty()) {
+    // A kernel DL converts nothing for, whose DL build stages buffers in local memory
+    // (`local:` clauses): judged against the application's kernel like a conversion that
+    // costs nothing, so the first launch measures the original and the next the staged.
+    d.transform = rule.convert(kNothingToConvertNs);
   } else {
     d.transform = true;  // already in the kernel's layouts: staying costs nothing
   }

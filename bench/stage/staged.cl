@@ -1,0 +1,171 @@
+// Kernels staged in local memory by dl-annotate --stage-local
+// (tests/annotate/stage_test.cpp runs them against the originals; bench/stage times them).
+
+// Matrix multiply with the inner dimension a compile-time constant (MM_K): the rows of A
+// and the columns of B one 16x16 work-group reads fit local memory.
+#ifndef MM_K
+#define MM_K 64
+#endif
+//DL: local: A[rows * (64)], B[(64) * cols]
+#ifdef DL_ASTA_T
+__kernel void matmul_k(__global const float* A, __global const float* B, __global float* C,
+                       int rows, int cols) {
+  __local float dl_local_A[1024];
+  __local float dl_local_B[1024];
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
+    {
+      const long dl_origin = 64 * (long)get_global_offset(1) + 1024 * (long)get_group_id(1);
+      const long dl_end = (long)(((long)(rows) * (long)64));
+      for (uint dl_t = dl_lid; dl_t < 1024u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t);
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_A[dl_t] = A[dl_g];
+      }
+    }
+    {
+      const long dl_origin = (long)get_global_offset(0) + 16 * (long)get_group_id(0);
+      const long dl_end = (long)(((long)64 * (long)(cols)));
+      for (uint dl_t = dl_lid; dl_t < 1024u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t % 16u) + (long)(dl_t / 16u) * (long)cols;
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_B[dl_t] = B[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int row = get_global_id(1);
+  const int col = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < MM_K; ++k) sum += (dl_staged ? dl_local_A[0 + 64 * (int)get_local_id(1) + (int)(k)] : A[row * MM_K + k]) * (dl_staged ? dl_local_B[0 + (int)get_local_id(0) + 16 * (int)(k)] : B[k * cols + col]);
+  if (row < rows && col < cols) C[row * cols + col] = sum;
+}
+#else
+__kernel void matmul_k(__global const float* A, __global const float* B, __global float* C,
+                       int rows, int cols) {
+  const int row = get_global_id(1);
+  const int col = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < MM_K; ++k) sum += A[row * MM_K + k] * B[k * cols + col];
+  if (row < rows && col < cols) C[row * cols + col] = sum;
+}
+#endif
+
+// 2-D 5-point stencil over the interior of a w x h grid (any global size: guarded).
+//DL: local: in[w * h]
+#ifdef DL_ASTA_T
+__kernel void stencil5(__global const float* in, __global float* out, int w, int h) {
+  __local float dl_local_in[324];
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
+    {
+      const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)w + 16 * (long)get_group_id(0) + 16 * (long)get_group_id(1) * (long)w + -1 + -(long)w;
+      const long dl_end = (long)(((long)(w) * (long)(h)));
+      for (uint dl_t = dl_lid; dl_t < 324u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t % 18u) + (long)(dl_t / 18u) * (long)w;
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+    const int i = y * w + x;
+    out[i] = 0.5f * (dl_staged ? dl_local_in[19 + (int)get_local_id(0) + 18 * (int)get_local_id(1)] : in[i]) + 0.125f * ((dl_staged ? dl_local_in[18 + (int)get_local_id(0) + 18 * (int)get_local_id(1)] : in[i - 1]) + (dl_staged ? dl_local_in[20 + (int)get_local_id(0) + 18 * (int)get_local_id(1)] : in[i + 1]) + (dl_staged ? dl_local_in[1 + (int)get_local_id(0) + 18 * (int)get_local_id(1)] : in[i - w]) + (dl_staged ? dl_local_in[37 + (int)get_local_id(0) + 18 * (int)get_local_id(1)] : in[i + w]));
+  }
+}
+#else
+__kernel void stencil5(__global const float* in, __global float* out, int w, int h) {
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+    const int i = y * w + x;
+    out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - w] + in[i + w]);
+  }
+}
+#endif
+
+// 3-D 7-point stencil over the interior of a nx x ny x nz grid.
+//DL: local: in[nx * ny * nz]
+#ifdef DL_ASTA_T
+__kernel void stencil7(__global const float* in, __global float* out, int nx, int ny, int nz) {
+  __local float dl_local_in[600];
+  const int dl_staged = get_local_size(0) == 8 && get_local_size(1) == 8 && get_local_size(2) == 4;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 8 * (get_local_id(1) + 8 * get_local_id(2));
+    {
+      const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)nx + (long)get_global_offset(2) * (long)nx * (long)ny + 8 * (long)get_group_id(0) + 8 * (long)get_group_id(1) * (long)nx + 4 * (long)get_group_id(2) * (long)nx * (long)ny + -1 + -(long)nx + -(long)nx * (long)ny;
+      const long dl_end = (long)((((long)(nx) * (long)(ny)) * (long)(nz)));
+      for (uint dl_t = dl_lid; dl_t < 600u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t % 10u) + (long)(dl_t / 10u % 10u) * (long)nx + (long)(dl_t / 100u) * (long)nx * (long)ny;
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1) return;
+  const int i = (z * ny + y) * nx + x;
+  const int plane = nx * ny;
+  out[i] = (dl_staged ? dl_local_in[111 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i]) - ((dl_staged ? dl_local_in[110 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i - 1]) + (dl_staged ? dl_local_in[112 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i + 1]) + (dl_staged ? dl_local_in[101 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i - nx]) + (dl_staged ? dl_local_in[121 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i + nx]) + (dl_staged ? dl_local_in[11 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i - plane]) +
+                    (dl_staged ? dl_local_in[211 + (int)get_local_id(0) + 10 * (int)get_local_id(1) + 100 * (int)get_local_id(2)] : in[i + plane])) / 6.0f;
+}
+#else
+__kernel void stencil7(__global const float* in, __global float* out, int nx, int ny, int nz) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1) return;
+  const int i = (z * ny + y) * nx + x;
+  const int plane = nx * ny;
+  out[i] = in[i] - (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] + in[i - plane] +
+                    in[i + plane]) / 6.0f;
+}
+#endif
+
+// 2-D convolution with a 5x5 mask; the image has a 2-pixel border on every side, the
+// global size is its interior.
+//DL: local: img[w * (get_global_size(1) + 4)], mask[25]
+#ifdef DL_ASTA_T
+__kernel void conv5x5(__global const float* img, __constant float* mask, __global float* out,
+                      int w) {
+  __local float dl_local_img[400];
+  __local float dl_local_mask[25];
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
+    {
+      const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)w + 16 * (long)get_group_id(0) + 16 * (long)get_group_id(1) * (long)w;
+      const long dl_end = (long)(((long)(w) * ((long)get_global_size(1) + (long)4)));
+      for (uint dl_t = dl_lid; dl_t < 400u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t % 20u) + (long)(dl_t / 20u) * (long)w;
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_img[dl_t] = img[dl_g];
+      }
+    }
+    {
+      const long dl_origin = 0;
+      const long dl_end = (long)((long)25);
+      for (uint dl_t = dl_lid; dl_t < 25u; dl_t += 256u) {
+        const long dl_g = dl_origin + (long)(dl_t);
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_mask[dl_t] = mask[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int x = get_global_id(0) + 2;
+  const int y = get_global_id(1) + 2;
+  float acc = 0.0f;
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++) acc += (dl_staged ? dl_local_img[42 + (int)get_local_id(0) + 20 * (int)get_local_id(1) + 20 * (int)(dy) + (int)(dx)] : img[(y + dy) * w + x + dx]) * (dl_staged ? dl_local_mask[12 + 5 * (int)(dy) + (int)(dx)] : mask[(dy + 2) * 5 + dx + 2]);
+  out[y * w + x] = acc;
+}
+#else
+__kernel void conv5x5(__global const float* img, __constant float* mask, __global float* out,
+                      int w) {
+  const int x = get_global_id(0) + 2;
+  const int y = get_global_id(1) + 2;
+  float acc = 0.0f;
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++) acc += img[(y + dy) * w + x + dx] * mask[(dy + 2) * 5 + dx + 2];
+  out[y * w + x] = acc;
+}
+#endif
