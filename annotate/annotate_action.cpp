@@ -623,12 +623,24 @@ class Consumer : public ASTConsumer {
     if (w.staged.empty()) return {};
     const auto& ls = w.staged.front().plan.local_size;
     const std::string l0 = std::to_string(ls[0]), l1 = std::to_string(ls[1]);
-    std::string s;
-    for (const auto& st : w.staged)
-      s += "\n  __local " + st.plan.type + " dl_local_" + st.plan.buffer + "[" +
-           std::to_string(st.plan.slots) + "];";
+    // Per buffer: its local array, and the strides of its box's dimensions (group-
+    // invariant). A slot's offset from the origin is computed in 32 bits: the box is
+    // staged only where every stride is >= 0 and its span fits 31 bits (else every
+    // read goes to global memory, for the whole group alike).
+    std::string s, span;
+    for (const auto& st : w.staged) {
+      const StagePlan& p = st.plan;
+      s += "\n  __local " + p.type + " dl_local_" + p.buffer + "[" + std::to_string(p.slots) + "];";
+      for (std::size_t j = 0; j < p.dims.size(); ++j) {
+        if (p.dims[j].stride == "1") continue;
+        const std::string v = "dl_stride_" + p.buffer + "_" + std::to_string(j);
+        s += "\n  const long " + v + " = " + p.dims[j].stride + ";";
+        span += " && " + v + " >= 0 && " + v + " <= 2147483647L / " +
+                std::to_string(p.dims.size() * p.dims[j].extent);
+      }
+    }
     s += "\n  const int dl_staged = get_local_size(0) == " + l0 + " && get_local_size(1) == " + l1 +
-         " && get_local_size(2) == " + std::to_string(ls[2]) + ";";
+         " && get_local_size(2) == " + std::to_string(ls[2]) + span + ";";
     s += "\n  if (dl_staged) {";
     s += "\n    const uint dl_lid = get_local_id(0) + " + l0 + " * (get_local_id(1) + " + l1 +
          " * get_local_id(2));";
@@ -640,16 +652,17 @@ class Consumer : public ASTConsumer {
       s += "\n      const long dl_end = (long)(" + st.clause->extent.to_cl() + ");";
       s += "\n      for (uint dl_t = dl_lid; dl_t < " + std::to_string(p.slots) +
            "u; dl_t += " + std::to_string(ls[0] * ls[1] * ls[2]) + "u) {";
-      std::string g = "dl_origin";
+      std::string off;
       std::uint64_t stride = 1;
       for (std::size_t j = 0; j < p.dims.size(); ++j) {
         std::string digit = "dl_t";
         if (stride > 1) digit += " / " + std::to_string(stride) + "u";
         if (j + 1 < p.dims.size()) digit += " % " + std::to_string(p.dims[j].extent) + "u";
-        g += " + (long)(" + digit + ")" + (p.dims[j].stride == "1" ? "" : " * " + p.dims[j].stride);
+        off += std::string(off.empty() ? "" : " + ") + "(int)(" + digit + ")" +
+               (p.dims[j].stride == "1" ? "" : " * (int)dl_stride_" + b + "_" + std::to_string(j));
         stride *= p.dims[j].extent;
       }
-      s += "\n        const long dl_g = " + g + ";";
+      s += "\n        const long dl_g = dl_origin + (" + off + ");";
       s += "\n        if (dl_g >= 0 && dl_g < dl_end) dl_local_" + b + "[dl_t] = " + b + "[dl_g];";
       s += "\n      }";
       s += "\n    }";

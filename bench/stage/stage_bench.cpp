@@ -50,6 +50,14 @@ std::vector<Case> cases(bool gpu) {
                {{mm * 64, false}, {64 * mm, false}, {mm * mm, true}},
                {int(mm), int(mm)},
                (2 * mm * 64 + mm * mm) * f});
+  c.push_back({"matmul_wide",
+               2,
+               {mm, mm, 1},
+               {16, 16, 1},
+               {8, 8, 1},
+               {{mm * 256, false}, {256 * mm, false}, {mm * mm, true}},
+               {int(mm), int(mm)},
+               (2 * mm * 256 + mm * mm) * f});
   c.push_back({"stencil5",
                2,
                {n2, n2, 1},

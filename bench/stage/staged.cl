@@ -12,14 +12,15 @@ __kernel void matmul_k(__global const float* A, __global const float* B, __globa
                        int rows, int cols) {
   __local float dl_local_A[1024];
   __local float dl_local_B[1024];
-  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  const long dl_stride_B_1 = (long)cols;
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1 && dl_stride_B_1 >= 0 && dl_stride_B_1 <= 2147483647L / 128;
   if (dl_staged) {
     const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
     {
       const long dl_origin = 64 * (long)get_global_offset(1) + 1024 * (long)get_group_id(1);
       const long dl_end = (long)(((long)(rows) * (long)64));
       for (uint dl_t = dl_lid; dl_t < 1024u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t);
+        const long dl_g = dl_origin + ((int)(dl_t));
         if (dl_g >= 0 && dl_g < dl_end) dl_local_A[dl_t] = A[dl_g];
       }
     }
@@ -27,7 +28,7 @@ __kernel void matmul_k(__global const float* A, __global const float* B, __globa
       const long dl_origin = (long)get_global_offset(0) + 16 * (long)get_group_id(0);
       const long dl_end = (long)(((long)64 * (long)(cols)));
       for (uint dl_t = dl_lid; dl_t < 1024u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t % 16u) + (long)(dl_t / 16u) * (long)cols;
+        const long dl_g = dl_origin + ((int)(dl_t % 16u) + (int)(dl_t / 16u) * (int)dl_stride_B_1);
         if (dl_g >= 0 && dl_g < dl_end) dl_local_B[dl_t] = B[dl_g];
       }
     }
@@ -50,19 +51,70 @@ __kernel void matmul_k(__global const float* A, __global const float* B, __globa
 }
 #endif
 
+// The same with a wider inner dimension (MM_WIDE): a 16x16 work-group's rows of A and
+// columns of B fill 32 KiB of local memory.
+#ifndef MM_WIDE
+#define MM_WIDE 256
+#endif
+//DL: local: A[rows * (256)], B[(256) * cols]
+#ifdef DL_ASTA_T
+__kernel void matmul_wide(__global const float* A, __global const float* B, __global float* C,
+                          int rows, int cols) {
+  __local float dl_local_A[4096];
+  __local float dl_local_B[4096];
+  const long dl_stride_B_1 = (long)cols;
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1 && dl_stride_B_1 >= 0 && dl_stride_B_1 <= 2147483647L / 512;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
+    {
+      const long dl_origin = 256 * (long)get_global_offset(1) + 4096 * (long)get_group_id(1);
+      const long dl_end = (long)(((long)(rows) * (long)256));
+      for (uint dl_t = dl_lid; dl_t < 4096u; dl_t += 256u) {
+        const long dl_g = dl_origin + ((int)(dl_t));
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_A[dl_t] = A[dl_g];
+      }
+    }
+    {
+      const long dl_origin = (long)get_global_offset(0) + 16 * (long)get_group_id(0);
+      const long dl_end = (long)(((long)256 * (long)(cols)));
+      for (uint dl_t = dl_lid; dl_t < 4096u; dl_t += 256u) {
+        const long dl_g = dl_origin + ((int)(dl_t % 16u) + (int)(dl_t / 16u) * (int)dl_stride_B_1);
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_B[dl_t] = B[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int row = get_global_id(1);
+  const int col = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < MM_WIDE; ++k) sum += (dl_staged ? dl_local_A[0 + 256 * (int)get_local_id(1) + (int)(k)] : A[row * MM_WIDE + k]) * (dl_staged ? dl_local_B[0 + (int)get_local_id(0) + 16 * (int)(k)] : B[k * cols + col]);
+  if (row < rows && col < cols) C[row * cols + col] = sum;
+}
+#else
+__kernel void matmul_wide(__global const float* A, __global const float* B, __global float* C,
+                          int rows, int cols) {
+  const int row = get_global_id(1);
+  const int col = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < MM_WIDE; ++k) sum += A[row * MM_WIDE + k] * B[k * cols + col];
+  if (row < rows && col < cols) C[row * cols + col] = sum;
+}
+#endif
+
 // 2-D 5-point stencil over the interior of a w x h grid (any global size: guarded).
 //DL: local: in[w * h]
 #ifdef DL_ASTA_T
 __kernel void stencil5(__global const float* in, __global float* out, int w, int h) {
   __local float dl_local_in[324];
-  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  const long dl_stride_in_1 = (long)w;
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1 && dl_stride_in_1 >= 0 && dl_stride_in_1 <= 2147483647L / 36;
   if (dl_staged) {
     const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
     {
       const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)w + 16 * (long)get_group_id(0) + 16 * (long)get_group_id(1) * (long)w + -1 + -(long)w;
       const long dl_end = (long)(((long)(w) * (long)(h)));
       for (uint dl_t = dl_lid; dl_t < 324u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t % 18u) + (long)(dl_t / 18u) * (long)w;
+        const long dl_g = dl_origin + ((int)(dl_t % 18u) + (int)(dl_t / 18u) * (int)dl_stride_in_1);
         if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
       }
     }
@@ -91,14 +143,16 @@ __kernel void stencil5(__global const float* in, __global float* out, int w, int
 #ifdef DL_ASTA_T
 __kernel void stencil7(__global const float* in, __global float* out, int nx, int ny, int nz) {
   __local float dl_local_in[600];
-  const int dl_staged = get_local_size(0) == 8 && get_local_size(1) == 8 && get_local_size(2) == 4;
+  const long dl_stride_in_1 = (long)nx;
+  const long dl_stride_in_2 = (long)nx * (long)ny;
+  const int dl_staged = get_local_size(0) == 8 && get_local_size(1) == 8 && get_local_size(2) == 4 && dl_stride_in_1 >= 0 && dl_stride_in_1 <= 2147483647L / 30 && dl_stride_in_2 >= 0 && dl_stride_in_2 <= 2147483647L / 18;
   if (dl_staged) {
     const uint dl_lid = get_local_id(0) + 8 * (get_local_id(1) + 8 * get_local_id(2));
     {
       const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)nx + (long)get_global_offset(2) * (long)nx * (long)ny + 8 * (long)get_group_id(0) + 8 * (long)get_group_id(1) * (long)nx + 4 * (long)get_group_id(2) * (long)nx * (long)ny + -1 + -(long)nx + -(long)nx * (long)ny;
       const long dl_end = (long)((((long)(nx) * (long)(ny)) * (long)(nz)));
       for (uint dl_t = dl_lid; dl_t < 600u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t % 10u) + (long)(dl_t / 10u % 10u) * (long)nx + (long)(dl_t / 100u) * (long)nx * (long)ny;
+        const long dl_g = dl_origin + ((int)(dl_t % 10u) + (int)(dl_t / 10u % 10u) * (int)dl_stride_in_1 + (int)(dl_t / 100u) * (int)dl_stride_in_2);
         if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
       }
     }
@@ -129,15 +183,16 @@ __kernel void stencil7(__global const float* in, __global float* out, int nx, in
 __kernel void conv5x5(__global const float* img, __constant float* mask, __global float* out,
                       int w) {
   __local float dl_local_img[400];
+  const long dl_stride_img_1 = (long)w;
   __local float dl_local_mask[25];
-  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1 && dl_stride_img_1 >= 0 && dl_stride_img_1 <= 2147483647L / 40;
   if (dl_staged) {
     const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
     {
       const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)w + 16 * (long)get_group_id(0) + 16 * (long)get_group_id(1) * (long)w;
       const long dl_end = (long)(((long)(w) * ((long)get_global_size(1) + (long)4)));
       for (uint dl_t = dl_lid; dl_t < 400u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t % 20u) + (long)(dl_t / 20u) * (long)w;
+        const long dl_g = dl_origin + ((int)(dl_t % 20u) + (int)(dl_t / 20u) * (int)dl_stride_img_1);
         if (dl_g >= 0 && dl_g < dl_end) dl_local_img[dl_t] = img[dl_g];
       }
     }
@@ -145,7 +200,7 @@ __kernel void conv5x5(__global const float* img, __constant float* mask, __globa
       const long dl_origin = 0;
       const long dl_end = (long)((long)25);
       for (uint dl_t = dl_lid; dl_t < 25u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t);
+        const long dl_g = dl_origin + ((int)(dl_t));
         if (dl_g >= 0 && dl_g < dl_end) dl_local_mask[dl_t] = mask[dl_g];
       }
     }

@@ -3,7 +3,7 @@
 # unmodified application (dl-bench-stage) builds the rewritten program without DL_ASTA_T;
 # under dl-run the runtime builds its DL build, which reads the staged boxes. The
 # outputs of the original program natively, of the rewrite under DL_POLICY=always (every
-# launch of the four kernels transformed, per the report) and under the controller must
+# launch of the five kernels transformed, per the report) and under the controller must
 # be identical.
 #   stage.sh <dl-run> <dl-bench-stage> <original.cl> <rewritten.cl> <work dir>
 set -euo pipefail
@@ -18,7 +18,7 @@ python3 - "$dir/always.report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 k = {x["name"]: x for x in r["kernels"]}
-for name in ("matmul_k", "stencil5", "stencil7", "conv5x5"):
+for name in ("matmul_k", "matmul_wide", "stencil5", "stencil7", "conv5x5"):
     # The application's program: 3 timed launches, 1 warm-up and 3 more at another
     # work-group (staged or not, it is the DL build that runs); the bench's own
     # staged program adds as many.

@@ -5,14 +5,15 @@
 #ifdef DL_ASTA_T
 __kernel void stencil5(__global const float* in, __global float* out, int w, int h) {
   __local float dl_local_in[324];
-  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1;
+  const long dl_stride_in_1 = (long)w;
+  const int dl_staged = get_local_size(0) == 16 && get_local_size(1) == 16 && get_local_size(2) == 1 && dl_stride_in_1 >= 0 && dl_stride_in_1 <= 2147483647L / 36;
   if (dl_staged) {
     const uint dl_lid = get_local_id(0) + 16 * (get_local_id(1) + 16 * get_local_id(2));
     {
       const long dl_origin = (long)get_global_offset(0) + (long)get_global_offset(1) * (long)w + 16 * (long)get_group_id(0) + 16 * (long)get_group_id(1) * (long)w + -1 + -(long)w;
       const long dl_end = (long)(((long)(w) * (long)(h)));
       for (uint dl_t = dl_lid; dl_t < 324u; dl_t += 256u) {
-        const long dl_g = dl_origin + (long)(dl_t % 18u) + (long)(dl_t / 18u) * (long)w;
+        const long dl_g = dl_origin + ((int)(dl_t % 18u) + (int)(dl_t / 18u) * (int)dl_stride_in_1);
         if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
       }
     }

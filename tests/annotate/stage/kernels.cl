@@ -16,6 +16,21 @@ __kernel void matmul_k(__global const float* A, __global const float* B, __globa
   if (row < rows && col < cols) C[row * cols + col] = sum;
 }
 
+// The same with a wider inner dimension (MM_WIDE): a 16x16 work-group's rows of A and
+// columns of B fill 32 KiB of local memory.
+#ifndef MM_WIDE
+#define MM_WIDE 256
+#endif
+//DL: local: A[rows * MM_WIDE], B[MM_WIDE * cols]
+__kernel void matmul_wide(__global const float* A, __global const float* B, __global float* C,
+                          int rows, int cols) {
+  const int row = get_global_id(1);
+  const int col = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < MM_WIDE; ++k) sum += A[row * MM_WIDE + k] * B[k * cols + col];
+  if (row < rows && col < cols) C[row * cols + col] = sum;
+}
+
 // 2-D 5-point stencil over the interior of a w x h grid (any global size: guarded).
 //DL: local: in[w * h]
 __kernel void stencil5(__global const float* in, __global float* out, int w, int h) {
