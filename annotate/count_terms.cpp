@@ -120,6 +120,12 @@ std::optional<std::string> resolve_count_terms(ASTContext& ctx, const FunctionDe
     const ParmVarDecl* param = nullptr;
     for (const ParmVarDecl* p : fd->parameters())
       if (p->getName() == id) param = p;
+    if (!param && j < t.size() && t[j] == '.') {
+      why = "'" + id +
+            "' is not a parameter of the kernel (arg.field reads a field of a struct passed by "
+            "value)";
+      return std::nullopt;
+    }
     if (!param || j >= t.size() || t[j] != '.') {
       out += id;
       i = j;
