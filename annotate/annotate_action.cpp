@@ -60,6 +60,7 @@ struct KernelWork {
   struct Staged {
     StagePlan plan;
     const LocalAnnotation* clause;
+    std::string load;  // the copy's read of element dl_g (through DL's layout if it converts it)
   };
   std::vector<Staged> staged;           // buffers of `local:` clauses read from local memory
   std::vector<LocalAnnotation> locals;  // the `local:` clauses, completed
@@ -583,6 +584,29 @@ class Consumer : public ASTConsumer {
                 std::to_string(total + p.bytes) + " bytes of local memory, more than the " +
                 std::to_string(opts_.reuse.local_mem) + " given";
       }
+      // A buffer DL also converts (an AoS: clause) is copied from its layout, and each
+      // read's fallback is its rewritten access.
+      const Binding* bound = nullptr;
+      for (const Binding& b : w.bindings)
+        if (b.name == p.buffer && !b.keep_aos) bound = &b;
+      std::string load = p.buffer + "[dl_g]";
+      if (p.ok && bound && !bound->flat) {
+        p.ok = false;
+        p.why = "DL converts its records: only a flat array of scalars is staged from its layout";
+      } else if (p.ok && bound) {
+        for (const StagePlan::Read& r : p.reads)
+          if (!sp_->builder(r.access)) {
+            p.ok = false;
+            p.why = "DL rewrites a read of it as part of a larger expression (line " +
+                    std::to_string(
+                        sm_->getPresumedLineNumber(sm_->getFileLoc(r.access->getBeginLoc()))) +
+                    ")";
+            break;
+          }
+        load = std::string(bound->natural ? "DL_REF(" : "DL_UREF(") + bound->as + ", " + p.type +
+               ", " + bound->base + ", dl_flat(" + bound->w + ", " + bound->n + ", " + bound->s +
+               ", " + std::to_string(p.bytes / p.slots) + ", (dl_off)dl_g))";
+      }
       if (!p.ok) {
         de_->Report(at(l->line, l->column), warn_id_)
             << "'" + p.buffer + "' is not staged in local memory: " + p.why;
@@ -608,11 +632,12 @@ class Consumer : public ASTConsumer {
           if (r.lid[d]) add(r.lid[d], "(int)get_local_id(" + std::to_string(d) + ")");
         for (const auto& [counter, c] : r.loops) add(c, "(int)(" + counter + ")");
         const clang::Expr* e = r.access;
-        sp_->replace(e, [this, e, local, slot] {
-          return "(dl_staged ? " + local + "[" + slot + "] : " + sp_->inner_text(e) + ")";
+        sp_->replace(e, [this, e, local, slot, rewrite = sp_->builder(e)] {
+          return "(dl_staged ? " + local + "[" + slot +
+                 "] : " + (rewrite ? rewrite() : sp_->inner_text(e)) + ")";
         });
       }
-      w.staged.push_back({std::move(p), l});
+      w.staged.push_back({std::move(p), l, load});
     }
   }
 
@@ -663,7 +688,7 @@ class Consumer : public ASTConsumer {
         stride *= p.dims[j].extent;
       }
       s += "\n        const long dl_g = dl_origin + (" + off + ");";
-      s += "\n        if (dl_g >= 0 && dl_g < dl_end) dl_local_" + b + "[dl_t] = " + b + "[dl_g];";
+      s += "\n        if (dl_g >= 0 && dl_g < dl_end) dl_local_" + b + "[dl_t] = " + st.load + ";";
       s += "\n      }";
       s += "\n    }";
     }

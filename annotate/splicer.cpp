@@ -36,6 +36,11 @@ bool Splicer::offsets(const clang::Stmt* node, unsigned& begin, unsigned& end) c
 
 bool Splicer::replace(const clang::Stmt* node, Builder build) {
   by_node_[node] = build;
+  for (auto& r : repls_)
+    if (r.node == node) {
+      r.build = std::move(build);
+      return true;
+    }
   unsigned b = 0, e = 0;
   if (offsets(node, b, e)) {
     repls_.push_back({b, e, node, std::move(build)});

@@ -27,9 +27,16 @@ class Splicer {
   Splicer(clang::ASTContext& ctx, clang::FileID file);
 
   /// Replaces `node` by what `build` returns (called at render time; it may call
-  /// text() on the node's children). Returns false when the node cannot be mapped back
-  /// to the file (inside a macro body with no enclosing whole expansion).
+  /// text() on the node's children); a second replacement of a node takes the first's
+  /// place. Returns false when the node cannot be mapped back to the file (inside a
+  /// macro body with no enclosing whole expansion).
   bool replace(const clang::Stmt* node, Builder build);
+  /// The replacement of `node` registered so far (empty if none): a later replacement of
+  /// the same node may build on it.
+  Builder builder(const clang::Stmt* node) const {
+    const auto it = by_node_.find(node);
+    return it == by_node_.end() ? Builder() : it->second;
+  }
   /// Replaces the file bytes [begin, end) (not tied to a node).
   void replace_offsets(unsigned begin, unsigned end, Builder build);
   /// Inserts `text` before file offset `offset`.

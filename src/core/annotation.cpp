@@ -582,27 +582,21 @@ SourceAnnotations scan_annotations(std::string_view src,
             bad = true;
           }
     }
-    // One clause per buffer and kernel (of each kind): a second (another annotation block
-    // of the same kernel name, e.g. a definition the preprocessor sets aside) would bind
-    // one argument twice. A buffer both staged and converted is not supported.
+    // One clause of each kind per buffer and kernel: a second (another annotation block of
+    // the same kernel name, e.g. a definition the preprocessor sets aside) would bind one
+    // argument twice. (A buffer may be in an AoS: and a local: clause.)
     for (std::size_t i = 0; i < named.size(); ++i) {
       const Named& b = named[i];
       int first = 0;
-      bool other_kind = false;
-      for (const auto& e : k->buffers)
-        if (e.name == b.name) first = e.line, other_kind = b.local;
-      for (const auto& e : k->locals)
-        if (!first && e.name == b.name) first = e.line, other_kind = !b.local;
+      if (!b.local)
+        for (const auto& e : k->buffers)
+          if (e.name == b.name) first = e.line;
+      if (b.local)
+        for (const auto& e : k->locals)
+          if (e.name == b.name) first = e.line;
       for (std::size_t j = 0; j < i && !first; ++j)
-        if (named[j].name == b.name) first = named[j].line, other_kind = named[j].local != b.local;
-      if (first && other_kind) {
-        out.diagnostics.push_back({b.line, b.column, true,
-                                   "'" + b.name + "' of kernel '" + sig.name +
-                                       "' is in both an AoS: and a local: clause (line " +
-                                       std::to_string(first) +
-                                       "): a buffer DL converts is not staged in local memory"});
-        bad = true;
-      } else if (first) {
+        if (named[j].name == b.name && named[j].local == b.local) first = named[j].line;
+      if (first) {
         out.diagnostics.push_back({b.line, b.column, true,
                                    "'" + b.name + "' of kernel '" + sig.name +
                                        "' is already annotated (line " + std::to_string(first) +

@@ -65,3 +65,13 @@ __kernel void conv5x5(__global const float* img, __constant float* mask, __globa
     for (int dx = -2; dx <= 2; dx++) acc += img[(y + dy) * w + x + dx] * mask[(dy + 2) * 5 + dx + 2];
   out[y * w + x] = acc;
 }
+
+// A flat array of records of 4 floats that DL converts to ASTA and also stages: the copy
+// reads its layout, each work-item its record and both neighbours'.
+//DL: AoS: const p[n][4] -> ASTA; local: p[4 * n]
+__kernel void smooth4(__global const float* p, __global float* out, int n) {
+  const int i = get_global_id(0);
+  if (i > 0 && i < n - 1)
+    for (int c = 0; c < 4; ++c)
+      out[i * 4 + c] = 0.25f * p[(i - 1) * 4 + c] + 0.5f * p[i * 4 + c] + 0.25f * p[(i + 1) * 4 + c];
+}
