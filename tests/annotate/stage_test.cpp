@@ -157,7 +157,7 @@ struct Programs {
 /// returns the bytes of every output buffer, one after the other. `dl`: `p` is a DL build
 /// (buffers DL converts are given in their layout).
 std::vector<unsigned char> run(cl_program p, const Case& c, const std::size_t* local,
-                               bool dl = false) {
+                               bool dl = false, const std::size_t* offset = nullptr) {
   auto& env = ClEnv::get();
   if (!p) return {};
   cl_int err = CL_SUCCESS;
@@ -191,8 +191,8 @@ std::vector<unsigned char> run(cl_program p, const Case& c, const std::size_t* l
     b->write(bytes);
     EXPECT_EQ(clSetKernelArg(k, i, sizeof(cl_mem), &b->mem), CL_SUCCESS);
   }
-  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, c.dims, nullptr, c.global.data(), local, 0,
-                                   nullptr, nullptr),
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, c.dims, offset, c.global.data(), local, 0, nullptr,
+                                   nullptr),
             CL_SUCCESS)
       << c.kernel;
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
@@ -236,6 +236,20 @@ TEST_P(Stage, StagedReadsAreTaken) {
   EXPECT_TRUE(probe != want) << c.kernel << ": the staged reads are not taken";
   EXPECT_TRUE(run(p.probe, c, c.other.data(), true) == want)
       << "another work-group reads global memory";
+}
+
+// A global offset moves every group's box (the origin reads get_global_offset).
+TEST(StageOffset, StencilWithAGlobalOffset) {
+  if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device";
+  const Programs& p = Programs::get();
+  Case c = cases()[2];
+  ASSERT_EQ(c.kernel, "stencil5");
+  c.global = {32, 16, 1};
+  const std::size_t offset[3] = {16, 16, 0};
+  const auto want = run(p.original, c, c.staged.data(), false, offset);
+  ASSERT_FALSE(want.empty());
+  EXPECT_TRUE(run(p.staged, c, c.staged.data(), true, offset) == want);
+  EXPECT_TRUE(run(p.probe, c, c.staged.data(), true, offset) != want) << "not staged";
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Stage, ::testing::Range<std::size_t>(0, cases().size()),
