@@ -314,11 +314,16 @@ __kernel void fcap_3(__global float *g, int n, int cap, int k) {
   }
 }
 
-//DL: AoS: const g[n][3]
+// Reads its record and its neighbours' (inside [0, n)): staged in local memory for
+// work-groups of 8 (dl-annotate --stage-local --local-size=8), from g's layout.
+//DL: AoS: const g[n][3]; local: g[3 * n]
 __kernel void fsum_3(__global const float *g, int n, __global uint *out) {
   int i = get_global_id(0);
   if (i >= n) return;
-  out[i] = as_uint(g[3 * i + 0]) * 1u ^ as_uint(g[3 * i + 1]) * 3u ^ as_uint(g[3 * i + 2]) * 5u;
+  uint h = as_uint(g[3 * i + 0]) * 1u ^ as_uint(g[3 * i + 1]) * 3u ^ as_uint(g[3 * i + 2]) * 5u;
+  if (i > 0) h += as_uint(g[3 * (i - 1) + 0]) ^ as_uint(g[3 * (i - 1) + 2]) * 7u;
+  if (i + 1 < n) h += as_uint(g[3 * (i + 1) + 1]) * 11u ^ as_uint(g[3 * (i + 1) + 2]);
+  out[i] = h;
 }
 
 //DL: AoS: a[n][3], b[n][3]
@@ -380,11 +385,15 @@ __kernel void fcap_5(__global float *g, int n, int cap, int k) {
   }
 }
 
-//DL: AoS: const g[n][5]
+// As fsum_3: its record and its neighbours', staged.
+//DL: AoS: const g[n][5]; local: g[5 * n]
 __kernel void fsum_5(__global const float *g, int n, __global uint *out) {
   int i = get_global_id(0);
   if (i >= n) return;
-  out[i] = as_uint(g[5 * i + 0]) * 1u ^ as_uint(g[5 * i + 1]) * 3u ^ as_uint(g[5 * i + 2]) * 5u ^ as_uint(g[5 * i + 3]) * 7u ^ as_uint(g[5 * i + 4]) * 9u;
+  uint h = as_uint(g[5 * i + 0]) * 1u ^ as_uint(g[5 * i + 1]) * 3u ^ as_uint(g[5 * i + 2]) * 5u ^ as_uint(g[5 * i + 3]) * 7u ^ as_uint(g[5 * i + 4]) * 9u;
+  if (i > 0) h += as_uint(g[5 * (i - 1) + 3]) ^ as_uint(g[5 * (i - 1) + 4]) * 7u;
+  if (i + 1 < n) h += as_uint(g[5 * (i + 1) + 0]) * 11u ^ as_uint(g[5 * (i + 1) + 1]);
+  out[i] = h;
 }
 
 //DL: AoS: a[n][5], b[n][5]
