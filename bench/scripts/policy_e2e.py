@@ -43,7 +43,8 @@ SIZES = {
             ("blackscholes", []),
             ("spmv", ["--matrices", "table1:e40r0000"]),
             ("lbm", ["--nx", "100", "--ny", "100", "--nz", "130", "--steps", "2"]),
-            ("md", []), ("streamcluster", []), ("nn", []), ("bezier", []), ("bfs", [])],
+            ("md", []), ("streamcluster", []), ("nn", []), ("bezier", []), ("bfs", []),
+            ("kmeans", [])],
     # A CPU device: the same applications, a few seconds each.
     "cpu": [("micro", ["--S", "16", "--n", "200000"]),
             ("blackscholes", ["--n", "1000000"]),
@@ -51,7 +52,7 @@ SIZES = {
             ("lbm", ["--nx", "40", "--ny", "40", "--nz", "40", "--steps", "2"]),
             ("md", ["--boxes1d", "4"]), ("streamcluster", ["--n", "100000"]),
             ("nn", ["--n", "1000000"]), ("bezier", ["--m", "15", "--nu", "128", "--nv", "128"]),
-            ("bfs", ["--n", "100000"])],
+            ("bfs", ["--n", "100000"]), ("kmeans", ["--npoints", "200000"])],
 }
 
 

@@ -1,0 +1,93 @@
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
+   instructions per operation. DL's runtime runs a launch whose annotated buffer
+   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                              dl_off z) {
+  if (i >= n) return i * r + o;
+  const dl_off b = i / w * w;
+  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? n * o + i * z : i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
+   through dl_flat (a division). */
+static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                                dl_off c) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+}
+#endif
+// K-means membership as an application writes it (shaped like Rodinia's kmeans, the first
+// case study of Dymaxion): npoints points of nfeatures floats, row-major
+// (feature[p * nfeatures + f], nfeatures a kernel argument), nclusters centres, row-major
+// too. One work-item per point finds its nearest centre. Consecutive work-items read
+// floats nfeatures apart; column-major (discrete arrays) makes them adjacent.
+//DL: AoS: const feature:float[npoints][nfeatures] -> DA AOS2DA_flat_float
+#ifdef DL_ASTA_T
+__kernel void kmeans_assign(__global const float* feature, __constant float* clusters,
+                            __global int* membership, int npoints, int nclusters,
+                            int nfeatures) {
+  const dl_off dl_n_feature = (dl_off)((long)(npoints));
+  const dl_off dl_s_feature = (dl_off)((long)(nfeatures));
+  const dl_off dl_w_feature = dl_n_feature;
+  const int p = get_global_id(0);
+  if (p >= npoints) return;
+  int best = 0;
+  float best_d = FLT_MAX;
+  for (int c = 0; c < nclusters; ++c) {
+    float d = 0.0f;
+    for (int f = 0; f < nfeatures; ++f) {
+      const float x = DL_REF(__global, float, feature, dl_flat_at(dl_w_feature, dl_n_feature, dl_s_feature, 4, (p), (f))) - clusters[c * nfeatures + f];
+      d += x * x;
+    }
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  membership[p] = best;
+}
+#else
+__kernel void kmeans_assign(__global const float* feature, __constant float* clusters,
+                            __global int* membership, int npoints, int nclusters,
+                            int nfeatures) {
+  const int p = get_global_id(0);
+  if (p >= npoints) return;
+  int best = 0;
+  float best_d = FLT_MAX;
+  for (int c = 0; c < nclusters; ++c) {
+    float d = 0.0f;
+    for (int f = 0; f < nfeatures; ++f) {
+      const float x = feature[p * nfeatures + f] - clusters[c * nfeatures + f];
+      d += x * x;
+    }
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  membership[p] = best;
+}
+#endif
