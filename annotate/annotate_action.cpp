@@ -540,34 +540,9 @@ class Consumer : public ASTConsumer {
   /// staged for (staging_prologue); a buffer that cannot be staged is read as written,
   /// with a warning saying why (docs/annotation.md, "Staging in local memory").
   void stage_locals(KernelWork& w) {
-    if (w.ann->locals.empty()) return;
+    if (w.ann->locals.empty() || !complete_locals(w)) return;
     std::vector<std::string> names;
-    w.locals = w.ann->locals;  // completed: macros in the counts expanded, as for dimensions
-    for (LocalAnnotation& l : w.locals) {
-      const auto bad = [&](const std::string& what) {
-        const std::string msg =
-            "the number of elements of '" + l.name + "' (local: clause) " + what;
-        de_->Report(at(l.line, l.column), err_id_) << msg;
-        w.ok = false;
-        w.error = true;
-        w.why = msg;
-      };
-      std::string why;
-      auto e = expand_macros(l.extent, w.fd, why);
-      if (!e) return bad(why);
-      l.extent = std::move(*e);
-      for (const auto& n : l.extent.names()) {
-        const ParmVarDecl* sp = nullptr;
-        for (const ParmVarDecl* p : w.fd->parameters())
-          if (p->getName() == n) sp = p;
-        if (!sp)
-          return bad("names '" + n + "', which is not a parameter of kernel '" + w.ann->kernel +
-                     "'");
-        if (!sp->getType()->isIntegerType())
-          return bad("names '" + n + "', a parameter that is not an integer");
-      }
-      names.push_back(l.name);
-    }
+    for (const LocalAnnotation& l : w.locals) names.push_back(l.name);
     if (!opts_.reuse.stage_local) {
       for (const LocalAnnotation& l : w.locals)
         w.report.staging.push_back({l.name, false, "dl-annotate ran without --stage-local"});
@@ -584,29 +559,7 @@ class Consumer : public ASTConsumer {
                 std::to_string(total + p.bytes) + " bytes of local memory, more than the " +
                 std::to_string(opts_.reuse.local_mem) + " given";
       }
-      // A buffer DL also converts (an AoS: clause) is copied from its layout, and each
-      // read's fallback is its rewritten access.
-      const Binding* bound = nullptr;
-      for (const Binding& b : w.bindings)
-        if (b.name == p.buffer && !b.keep_aos) bound = &b;
-      std::string load = p.buffer + "[dl_g]";
-      if (p.ok && bound && !bound->flat) {
-        p.ok = false;
-        p.why = "DL converts its records: only a flat array of scalars is staged from its layout";
-      } else if (p.ok && bound) {
-        for (const StagePlan::Read& r : p.reads)
-          if (!sp_->builder(r.access)) {
-            p.ok = false;
-            p.why = "DL rewrites a read of it as part of a larger expression (line " +
-                    std::to_string(
-                        sm_->getPresumedLineNumber(sm_->getFileLoc(r.access->getBeginLoc()))) +
-                    ")";
-            break;
-          }
-        load = std::string(bound->natural ? "DL_REF(" : "DL_UREF(") + bound->as + ", " + p.type +
-               ", " + bound->base + ", dl_flat(" + bound->w + ", " + bound->n + ", " + bound->s +
-               ", " + std::to_string(p.bytes / p.slots) + ", (dl_off)dl_g))";
-      }
+      const std::string load = staged_load(w, p);
       if (!p.ok) {
         de_->Report(at(l->line, l->column), warn_id_)
             << "'" + p.buffer + "' is not staged in local memory: " + p.why;
@@ -622,22 +575,88 @@ class Consumer : public ASTConsumer {
                                       " bytes) for " + std::to_string(p.reads.size()) +
                                       " read(s), work-group " + std::to_string(ls[0]) + "x" +
                                       std::to_string(ls[1]) + "x" + std::to_string(ls[2])});
-      const std::string local = "dl_local_" + p.buffer;
-      for (const StagePlan::Read& r : p.reads) {
-        std::string slot = std::to_string(r.base);
-        const auto add = [&slot](std::int64_t c, const std::string& v) {
-          slot += " + " + (c == 1 ? std::string() : std::to_string(c) + " * ") + v;
-        };
-        for (int d = 0; d < 3; ++d)
-          if (r.lid[d]) add(r.lid[d], "(int)get_local_id(" + std::to_string(d) + ")");
-        for (const auto& [counter, c] : r.loops) add(c, "(int)(" + counter + ")");
-        const clang::Expr* e = r.access;
-        sp_->replace(e, [this, e, local, slot, rewrite = sp_->builder(e)] {
-          return "(dl_staged ? " + local + "[" + slot +
-                 "] : " + (rewrite ? rewrite() : sp_->inner_text(e)) + ")";
-        });
-      }
+      stage_reads(p);
       w.staged.push_back({std::move(p), l, load});
+    }
+  }
+
+  /// The `local:` clauses completed (macros in the counts expanded, as for dimensions)
+  /// into w.locals; false (the kernel untransformed) when a count names what is neither
+  /// an integer parameter nor a macro.
+  bool complete_locals(KernelWork& w) {
+    w.locals = w.ann->locals;
+    for (LocalAnnotation& l : w.locals) {
+      const auto bad = [&](const std::string& what) {
+        const std::string msg =
+            "the number of elements of '" + l.name + "' (local: clause) " + what;
+        de_->Report(at(l.line, l.column), err_id_) << msg;
+        w.ok = false;
+        w.error = true;
+        w.why = msg;
+        return false;
+      };
+      std::string why;
+      auto e = expand_macros(l.extent, w.fd, why);
+      if (!e) return bad(why);
+      l.extent = std::move(*e);
+      for (const auto& n : l.extent.names()) {
+        const ParmVarDecl* sp = nullptr;
+        for (const ParmVarDecl* p : w.fd->parameters())
+          if (p->getName() == n) sp = p;
+        if (!sp)
+          return bad("names '" + n + "', which is not a parameter of kernel '" + w.ann->kernel +
+                     "'");
+        if (!sp->getType()->isIntegerType())
+          return bad("names '" + n + "', a parameter that is not an integer");
+      }
+    }
+    return true;
+  }
+
+  /// The copy's read of element dl_g of p's buffer: as written, or through DL's layout
+  /// where an AoS: clause converts it (a flat array of scalars: each read's fallback is
+  /// then its rewrite, which must exist). Not ok (and why) when it cannot be staged.
+  std::string staged_load(const KernelWork& w, StagePlan& p) {
+    const Binding* bound = nullptr;
+    for (const Binding& b : w.bindings)
+      if (b.name == p.buffer && !b.keep_aos) bound = &b;
+    if (!p.ok || !bound) return p.buffer + "[dl_g]";
+    if (!bound->flat) {
+      p.ok = false;
+      p.why = "DL converts its records: only a flat array of scalars is staged from its layout";
+      return {};
+    }
+    for (const StagePlan::Read& r : p.reads)
+      if (!sp_->builder(r.access)) {
+        p.ok = false;
+        p.why =
+            "DL rewrites a read of it as part of a larger expression (line " +
+            std::to_string(sm_->getPresumedLineNumber(sm_->getFileLoc(r.access->getBeginLoc()))) +
+            ")";
+        return {};
+      }
+    return std::string(bound->natural ? "DL_REF(" : "DL_UREF(") + bound->as + ", " + p.type + ", " +
+           bound->base + ", dl_flat(" + bound->w + ", " + bound->n + ", " + bound->s + ", " +
+           std::to_string(p.bytes / p.slots) + ", (dl_off)dl_g))";
+  }
+
+  /// Each read of the plan becomes its slot of the local copy when dl_staged, else what
+  /// it was (as written, or the rewrite registered before).
+  void stage_reads(const StagePlan& p) {
+    const std::string local = "dl_local_" + p.buffer;
+    for (const StagePlan::Read& r : p.reads) {
+      std::string slot = std::to_string(r.base);
+      const auto add = [&slot](std::int64_t c, const std::string& v) {
+        slot += " + " + (c == 1 ? std::string() : std::to_string(c) + " * ") + v;
+      };
+      for (int d = 0; d < 3; ++d)
+        if (r.lid[d]) add(r.lid[d], "(int)get_local_id(" + std::to_string(d) + ")");
+      for (const auto& [counter, c] : r.loops) add(c, "(int)(" + counter + ")");
+      const clang::Expr* e = r.access;
+      sp_->replace(e, [this, e, local, slot, rewrite = sp_->builder(e)] {
+        return "(dl_staged ? " + local + "[" + slot +
+               "] : " + (rewrite ? rewrite() : sp_->inner_text(e)) + ")";
+      });
     }
   }
 
