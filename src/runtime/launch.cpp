@@ -108,6 +108,29 @@ std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>
   return {};
 }
 
+/// A buffer staged in local memory (a `local:` clause) is copied when the kernel starts:
+/// the kernel's writes through another argument bound to its bytes would not reach the
+/// copy. Why the launch runs the original kernel, or empty.
+std::string staged_aliasing(Runtime& rt, const KernelState& ks) {
+  for (const LocalAnnotation& l : ks.ann().locals)
+    for (std::size_t i = 0; i < ks.args.size() && i < ks.arg_names.size(); ++i) {
+      if (ks.arg_names[i] != l.name || !ks.args[i].mem) continue;
+      const BufferState* b = rt.buffer(ks.args[i].mem);
+      if (!b)
+        return fmt::format("argument {} (staged in local memory): not a buffer DL tracks", l.name);
+      const Runtime::Range r = rt.range(*b);
+      for (std::size_t j = 0; j < ks.args.size(); ++j) {
+        const BufferState* o = j == i || !ks.args[j].mem ? nullptr : rt.buffer(ks.args[j].mem);
+        if (!o) continue;
+        const Runtime::Range q = rt.range(*o);
+        if (q.root == r.root && q.lo < r.hi && r.lo < q.hi)
+          return fmt::format("argument {} (staged in local memory) shares bytes with argument {}",
+                             l.name, j < ks.arg_names.size() ? ks.arg_names[j] : std::to_string(j));
+      }
+    }
+  return {};
+}
+
 /// What the transformed kernel needs; empty `why` on success.
 std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std::string& why) {
   const ProgramState& ps = *ks.program;
@@ -210,6 +233,10 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
           out[i].n = lead;
       }
   if (std::string a = aliasing(rt, ks, out); !a.empty()) {
+    why = std::move(a);
+    return {};
+  }
+  if (std::string a = staged_aliasing(rt, ks); !a.empty()) {
     why = std::move(a);
     return {};
   }

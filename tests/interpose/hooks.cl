@@ -160,3 +160,38 @@ __kernel void emit(__global pair4* p, int n, int m, float t) {
   PA(p, DL_ASTA_T, n, i) = (float4)(t, (float)i, 1.0f, 2.0f);
   PB(p, DL_ASTA_T, n, i) = (float4)((float)(i & 15), t * 2.0f, -1.0f, 0.5f);
 }
+
+// Staged in local memory for work-groups of 64 (the launches of these tests), as
+// `dl-annotate --stage-local --local-size=64` writes it: out[i] is written before in[i] is
+// read twice, so in and out bound to one buffer must run the original (in reads the new
+// value, a staged copy the old one).
+//DL: local: in[n]
+#ifdef DL_ASTA_T
+__kernel void twice(__global const float* in, __global float* out, int n) {
+  __local float dl_local_in[64];
+  const int dl_staged = get_local_size(0) == 64 && get_local_size(1) == 1 && get_local_size(2) == 1;
+  if (dl_staged) {
+    const uint dl_lid = get_local_id(0) + 64 * (get_local_id(1) + 1 * get_local_id(2));
+    {
+      const long dl_origin = (long)get_global_offset(0) + 64 * (long)get_group_id(0);
+      const long dl_end = (long)((long)(n));
+      for (uint dl_t = dl_lid; dl_t < 64u; dl_t += 64u) {
+        const long dl_g = dl_origin + ((int)(dl_t));
+        if (dl_g >= 0 && dl_g < dl_end) dl_local_in[dl_t] = in[dl_g];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  out[i] = 2.0f * out[i];
+  out[i] += (dl_staged ? dl_local_in[0 + (int)get_local_id(0)] : in[i]) * (dl_staged ? dl_local_in[0 + (int)get_local_id(0)] : in[i]);
+}
+#else
+__kernel void twice(__global const float* in, __global float* out, int n) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  out[i] = 2.0f * out[i];
+  out[i] += in[i] * in[i];
+}
+#endif

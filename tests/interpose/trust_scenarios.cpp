@@ -279,6 +279,31 @@ void aliases_through_subbuffers(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
+/// A kernel staged in local memory (a local: clause) with its staged buffer apart from the
+/// one it writes, then bound to both: staged, then the original (its copy taken at the
+/// start would miss the kernel's own writes).
+void staged_alias(Ctx& c) {
+  const int n = 200;
+  std::vector<float> v(n), w(n);
+  for (int i = 0; i < n; ++i) v[i] = float(i % 13) - 4.0f, w[i] = float(i % 7);
+  cl_int err = CL_SUCCESS;
+  cl_mem x = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               n * sizeof(float), v.data(), &err);
+  CHECK(err);
+  cl_mem y = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               n * sizeof(float), w.data(), &err);
+  CHECK(err);
+  cl_kernel k = kernel(c, "twice");
+  for (auto [in, out] : {std::pair{x, y}, std::pair{y, y}}) {
+    set_args(k, {{sizeof in, &in}, {sizeof out, &out}, {sizeof n, &n}});
+    launch(c, k, n);
+    read_floats(c, out, n);
+  }
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(x);
+  cl.clReleaseMemObject(y);
+}
+
 /// The program's binaries and build options, as the application sees them after
 /// transformed launches.
 void program_binaries(Ctx& c) {
@@ -442,6 +467,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["host_visible_memory"] = host_visible_memory;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;
+  s["staged_alias"] = staged_alias;
   s["program_binaries"] = program_binaries;
   s["failed_rebuild"] = failed_rebuild;
   s["read_map_open"] = read_map_open;

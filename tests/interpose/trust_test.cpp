@@ -57,6 +57,13 @@ TEST_P(Trust, AliasesThroughSubBuffers) {
   EXPECT_EQ(total(r, "fallbacks"), 2u) << r.log;
 }
 
+TEST_P(Trust, StagedBufferBoundToTheWrittenOne) {
+  Result r = run("staged_alias", GetParam());
+  expect_same("staged_alias", r);
+  EXPECT_EQ(total(r, "transformed_launches"), 1u) << r.log;
+  EXPECT_EQ(total(r, "fallbacks"), 1u) << r.log;
+}
+
 TEST_P(Trust, ProgramBinariesAreTheApplications) {
   Result r = run("program_binaries", GetParam());
   expect_same("program_binaries", r);
