@@ -488,7 +488,10 @@ class Counter {
   /// If `e` is an access to a buffer element (p[i], *(p + i), p[i].f[k], p->f): the
   /// buffer, the element's key, and the index expressions inside it (to walk). `why` is
   /// set when it is one but cannot be evaluated.
-  Arg* access(const Expr* e, std::string& k, std::vector<const Expr*>& inner, std::string& why) {
+  /// `element`, when given, gets the element's index where `e` reads a whole element of
+  /// the buffer (p[i], *(p + i)), and stays empty for a part of one (p[i].f, v.x).
+  Arg* access(const Expr* e, std::string& k, std::vector<const Expr*>& inner, std::string& why,
+              std::optional<Poly>* element = nullptr) {
     e = e->IgnoreParens();
     Poly off;
     if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
@@ -497,6 +500,7 @@ class Counter {
         auto i = eval(s->getIdx(), why);
         if (!i) return fail(*a, why), nullptr;
         k = key(add(off, *i));
+        if (element) *element = add(off, *i);
         return a;
       }
       if (!why.empty()) return nullptr;
@@ -534,6 +538,7 @@ class Counter {
     if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
       if (Arg* a = resolve(u->getSubExpr(), off, why)) {
         k = key(off);
+        if (element) *element = off;
         return a;
       }
     }
@@ -561,7 +566,7 @@ class Counter {
 
   /// Records a read of a buffer to stage: its element and the ids and loop counters
   /// it was made at.
-  void record(Arg& a, const Expr* e, int kind) {
+  void record(Arg& a, const Expr* e, int kind, const std::optional<Poly>& element) {
     if (!a.stage_why.empty()) return;
     const auto at = " (line " + std::to_string(line(e)) + ")";
     if (kind & kWrite) {
@@ -573,22 +578,7 @@ class Counter {
       a.stage_why = "its elements are not scalars or vectors";
       return;
     }
-    Poly off;
-    std::string why;
-    Arg* b = nullptr;
-    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
-      b = resolve(s->getBase(), off, why);
-      if (b == &a) {
-        auto i = eval(s->getIdx(), why);
-        if (!i)
-          b = nullptr;
-        else
-          off = add(off, *i);
-      }
-    } else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
-      b = resolve(u->getSubExpr(), off, why);
-    }
-    if (b != &a) {
+    if (!element) {
       a.stage_why = "it is read other than as an element (p[i], *(p + i))" + at;
       return;
     }
@@ -601,8 +591,8 @@ class Counter {
       }
       r.loops.emplace_back(v, dl::annotate::value(value));
     }
-    const auto [it, fresh] = a.element_index.try_emplace(key(off), a.elements.size());
-    if (fresh) a.elements.push_back(off);
+    const auto [it, fresh] = a.element_index.try_emplace(key(*element), a.elements.size());
+    if (fresh) a.elements.push_back(*element);
     r.element = it->second;
     a.recs.push_back(std::move(r));
   }
@@ -767,11 +757,12 @@ class Counter {
         (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref)) {
       std::string k, why;
       std::vector<const Expr*> inner;
-      if (Arg* a = access(e, k, inner, why)) {
+      std::optional<Poly> element;
+      if (Arg* a = access(e, k, inner, why, &element)) {
         const auto it = kind_.find(e);
         const int kind = it == kind_.end() ? kRead : it->second;
         count(*a, k, kind, bytes_of(e->getType()));
-        if (a->stage && !a->failed) record(*a, e, kind);
+        if (a->stage && !a->failed) record(*a, e, kind, element);
         for (const Expr* i : inner) expr(i);
         return;
       }
