@@ -80,10 +80,15 @@ std::optional<std::int64_t> scalar_value(const KernelState& ks, const std::strin
 /// Why two arguments of one launch cannot be converted as the annotation says: the same
 /// buffer wanted in two ways, or overlapping bytes through different handles (a parent
 /// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
+/// Whether buffers `a` and `b` (both tracked, the same handle or not) share bytes.
+bool overlap(Runtime& rt, const BufferState& a, const BufferState& b) {
+  const Runtime::Range r = rt.range(a), o = rt.range(b);
+  return o.root == r.root && o.lo < r.hi && r.lo < o.hi;
+}
+
 std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>& out) {
   for (const Need& nd : out) {
     const BufferState* b = rt.buffer(nd.mem);
-    const Runtime::Range r = rt.range(*b);
     for (std::size_t i = 0; i < ks.args.size(); ++i) {
       cl_mem m = ks.args[i].mem;
       if (!m || !rt.buffer(m)) continue;
@@ -99,8 +104,7 @@ std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>
                              pname);
         continue;
       }
-      const Runtime::Range o = rt.range(*rt.buffer(m));
-      if (o.root == r.root && o.lo < r.hi && r.lo < o.hi)
+      if (overlap(rt, *b, *rt.buffer(m)))
         return fmt::format("argument {} overlaps the bytes of argument {} (another handle)", nd.arg,
                            pname.empty() ? std::to_string(i) : pname);
     }
@@ -118,12 +122,9 @@ std::string staged_aliasing(Runtime& rt, const KernelState& ks) {
       const BufferState* b = rt.buffer(ks.args[i].mem);
       if (!b)
         return fmt::format("argument {} (staged in local memory): not a buffer DL tracks", l.name);
-      const Runtime::Range r = rt.range(*b);
       for (std::size_t j = 0; j < ks.args.size(); ++j) {
         const BufferState* o = j == i || !ks.args[j].mem ? nullptr : rt.buffer(ks.args[j].mem);
-        if (!o) continue;
-        const Runtime::Range q = rt.range(*o);
-        if (q.root == r.root && q.lo < r.hi && r.lo < q.hi)
+        if (o && overlap(rt, *b, *o))
           return fmt::format("argument {} (staged in local memory) shares bytes with argument {}",
                              l.name, j < ks.arg_names.size() ? ks.arg_names[j] : std::to_string(j));
       }

@@ -222,7 +222,7 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = false;
   } else if (!converting.empty()) {
     d.transform = rule.convert(round_trip);
-  } else if (ks.ann().buffers.empty()) {
+  } else if (ks.ann().buffers.empty() && !ks.ann().locals.empty()) {
     // A kernel DL converts nothing for, whose DL build stages buffers in local memory
     // (`local:` clauses): judged against the application's kernel like a conversion that
     // costs nothing, so the first launch measures the original and the next the staged.
