@@ -34,9 +34,9 @@ struct Controls {
     return !DL_REPORT.empty() || !DL_TRACE.empty() || DL_SUMMARY;
   }
   /// Queues get CL_QUEUE_PROFILING_ENABLE (hidden from the application): for the report
-  /// and trace, and for the profitability controller's measurements.
+  /// and trace, and for the profitability controller's and the offset width's measurements.
   bool queue_profiling() const {
-    return profiling() || DL_POLICY == "auto";
+    return profiling() || DL_POLICY == "auto" || DL_OFFSET_WIDTH == "measure";
   }
 };
 

@@ -138,6 +138,13 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   return {};
 }
 
+/// Releases DL's kernels of `ks` (its builds).
+void release_builds(KernelState& ks) {
+  if (ks.shadow) real().clReleaseKernel(ks.shadow);
+  if (ks.wide) real().clReleaseKernel(ks.wide);
+  ks.shadow = ks.wide = nullptr;
+}
+
 void track(cl_kernel k, cl_program program, std::string name) {
   cl_uint nargs = 0;
   real().clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr);
@@ -158,8 +165,32 @@ void track(cl_kernel k, cl_program program, std::string name) {
     attach_shadow(ks);
   }
   auto old = rt.kernels.find(k);
-  if (old != rt.kernels.end() && old->second.shadow) real().clReleaseKernel(old->second.shadow);
+  if (old != rt.kernels.end()) release_builds(old->second);
   rt.kernels.insert_or_assign(k, std::move(ks));
+}
+
+}  // namespace
+
+namespace {
+
+/// Sets the arguments the application gave `ks` so far on `k`, DL's build of it. Empty on
+/// success, else why not.
+std::string replay_args(const KernelState& ks, cl_kernel k) {
+  for (std::size_t i = 0; i < ks.args.size(); ++i) {
+    const ArgValue& a = ks.args[i];
+    if (!a.set) continue;
+    cl_int s = real().clSetKernelArg(k, static_cast<cl_uint>(i), a.size,
+                                     a.bytes.empty() ? nullptr : a.bytes.data());
+    if (s != CL_SUCCESS) return fmt::format("its DL build refused argument {} ({})", i, s);
+  }
+  return {};
+}
+
+void drop_wide(KernelState& ks, const std::string& why) {
+  log().warn("kernel {}: {}; it keeps 32-bit offsets", ks.name, why);
+  ks.stats->offsets = "32-bit offsets: " + why;
+  real().clReleaseKernel(ks.wide);
+  ks.wide = nullptr;
 }
 
 }  // namespace
@@ -172,21 +203,25 @@ bool attach_shadow(KernelState& ks) {
   std::string why = ks.shadow ? bind(ks, static_cast<cl_uint>(ks.args.size()))
                               : fmt::format("no kernel {} in its DL build ({})", ks.name, err);
   // A kernel created before the shadow existed: its arguments so far go on the shadow too.
-  for (std::size_t i = 0; why.empty() && i < ks.args.size(); ++i) {
-    const ArgValue& a = ks.args[i];
-    if (!a.set) continue;
-    cl_int s = real().clSetKernelArg(ks.shadow, static_cast<cl_uint>(i), a.size,
-                                     a.bytes.empty() ? nullptr : a.bytes.data());
-    if (s != CL_SUCCESS) why = fmt::format("its DL build refused argument {} ({})", i, s);
-  }
+  if (why.empty()) why = replay_args(ks, ks.shadow);
   if (!why.empty()) {
     log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
     ks.stats->fallback_reasons.insert(why);
     if (ks.shadow) real().clReleaseKernel(ks.shadow);
     ks.shadow = nullptr;
     ks.shadow_failed = true;
+    return false;
   }
-  return ks.shadow != nullptr;
+  if (ks.program->wide) {
+    ks.wide = real().clCreateKernel(ks.program->wide, ks.name.c_str(), &err);
+    if (!ks.wide) {
+      ks.stats->offsets =
+          fmt::format("32-bit offsets: no kernel {} in the 64-bit build ({})", ks.name, err);
+    } else if (std::string w = replay_args(ks, ks.wide); !w.empty()) {
+      drop_wide(ks, "the 64-bit build: " + w);
+    }
+  }
+  return true;
 }
 
 namespace hook {
@@ -225,6 +260,10 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
             if (!copy.shadow)
               log().warn("kernel {}: clone of its DL build failed ({})", copy.name, err);
           }
+          if (copy.wide) {
+            cl_int err = CL_SUCCESS;
+            copy.wide = copy.shadow ? real().clCloneKernel(it->second.wide, &err) : nullptr;
+          }
           rt.kernels.insert_or_assign(k, std::move(copy));
         }
         return k;
@@ -253,6 +292,14 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
             ks.shadow = nullptr;
             ks.shadow_failed = true;
           }
+        }
+        if (ks.wide && !ks.shadow) {  // untransformed for good
+          real().clReleaseKernel(ks.wide);
+          ks.wide = nullptr;
+        } else if (ks.wide) {
+          cl_int s = real().clSetKernelArg(ks.wide, arg_index, arg_size, arg_value);
+          if (s != CL_SUCCESS)
+            drop_wide(ks, fmt::format("the 64-bit build refused argument {} ({})", arg_index, s));
         }
         ArgValue& a = ks.args[arg_index];
         a.set = true;
@@ -292,7 +339,7 @@ cl_int clReleaseKernel(cl_kernel kernel) {
     std::lock_guard<std::mutex> lock(rt.mutex);
     auto it = rt.kernels.find(kernel);
     if (it != rt.kernels.end() && --it->second.app_refs == 0) {
-      if (it->second.shadow) real().clReleaseKernel(it->second.shadow);
+      release_builds(it->second);
       rt.kernels.erase(it);
     }
   }

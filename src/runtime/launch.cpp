@@ -36,6 +36,7 @@ struct Need {
   Layout to;
   std::string arg;
   bool write_only = false;  // every annotation binding the buffer says the kernel never reads it
+  bool wide = false;        // the buffer is too large for 32-bit offsets
 };
 
 cl_int forward(const Launch& l, cl_kernel k, cl_uint nw, const cl_event* w, cl_event* e) {
@@ -206,12 +207,16 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
                         b.name, nd.n, nd.rec->size(), buf->size);
       return {};
     }
-    // dl-annotate's rewrite addresses buffers with 32-bit offsets (docs/annotation.md).
+    // dl-annotate's rewrite addresses buffers with 32-bit offsets unless built with
+    // DL_OFFSET64 (docs/annotation.md): a larger buffer needs the 64-bit build.
     const std::size_t limit = rt.controls.fault("offset32") ? 64 : std::size_t{1} << 32;
-    if (buf->size > limit) {
+    nd.wide = buf->size > limit;
+    if (nd.wide && !ks.wide) {
       why = fmt::format(
-          "argument {}: a buffer of {} bytes; the rewritten kernel's 32-bit offsets reach {}",
-          b.name, buf->size, limit);
+          "argument {}: a buffer of {} bytes; the rewritten kernel's 32-bit offsets reach {} "
+          "and there is no 64-bit build{}",
+          b.name, buf->size, limit,
+          rt.controls.DL_OFFSET_WIDTH == "32" ? " (DL_OFFSET_WIDTH=32)" : "");
       return {};
     }
     nd.to = b.target;
@@ -258,14 +263,17 @@ void written_by(Runtime& rt, const KernelState& ks) {
     if (a.mem) rt.touched(a.mem, true);
 }
 
-/// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments.
+/// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments. A launch
+/// of the offset width's `trial` (of the 64-bit build: `wide`) gives it its event.
 cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitList& w,
-               bool watched, const Decision& d, bool transformed) {
+               bool watched, const Decision& d, bool transformed,
+               const std::shared_ptr<WidthTrial>* trial = nullptr, bool wide = false) {
   written_by(rt, ks);
   const bool profiling = rt.controls.profiling();
+  const bool trialled = trial && *trial;
   // In-order queues need no event to track the buffers' users (Runtime::add_user).
-  const bool need_event =
-      profiling || d.measure || (watched && (!rt.queue(l.queue).in_order || w.app_may_fail()));
+  const bool need_event = profiling || d.measure || trialled ||
+                          (watched && (!rt.queue(l.queue).in_order || w.app_may_fail()));
   EventSlot ev{nullptr, l.event};
   cl_int st = forward(l, k, w.size(), w.data(), ev.ptr(need_event));
   if (st != CL_SUCCESS) return st;
@@ -276,6 +284,7 @@ cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitL
     rt.profile(ev.get(), ks.name, transformed ? "kernel (transformed)" : "kernel", l.queue,
                ks.stats, nullptr);
   count_launch(rt, d, ev.get(), transformed, l.sync);
+  if (trialled) width_launched(rt, *trial, wide, ev.get(), l.sync);
   return st;
 }
 
@@ -335,13 +344,18 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   }
   for (const auto& a : ks.args)
     if (a.mem) rt.order_after_conversions(a.mem, l.queue, w);
+  bool must_wide = false;
+  for (const Need& nd : nds) must_wide = must_wide || nd.wide;
+  std::shared_ptr<WidthTrial> trial;
+  const bool wide = pick_wide(rt, ks, l.queue, must_wide, &trial);
   // The record counts of buffers annotated [*] (arguments only the shadow has), where
-  // they changed since the last launch.
+  // they changed since the last launch: on both builds.
   for (std::size_t i = 0; i < nds.size() && i < ks.whole_args.size(); ++i)
     if (ks.whole_args[i] >= 0 && ks.whole_set[i] != nds[i].n) {
       const cl_ulong n = nds[i].n;
-      const cl_int st =
-          real().clSetKernelArg(ks.shadow, static_cast<cl_uint>(ks.whole_args[i]), sizeof n, &n);
+      const auto at = static_cast<cl_uint>(ks.whole_args[i]);
+      cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof n, &n);
+      if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, at, sizeof n, &n);
       if (st != CL_SUCCESS) {
         why = fmt::format("argument {}: setting its record count failed ({})", nds[i].arg, st);
         for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
@@ -350,7 +364,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
       ks.whole_set[i] = n;
     }
   ks.stats->transformed_launches++;
-  return enqueue(rt, ks, l, ks.shadow, w, true, d, true);
+  return enqueue(rt, ks, l, wide ? ks.wide : ks.shadow, w, true, d, true, &trial, wide);
 }
 
 /// A kernel with a shadow: transformed if the controller says so, else AoS.

@@ -276,7 +276,9 @@ void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, 
   if (!d.measure || !e) return;
   retain(e);
   if (d.sync && sync) {
-    *sync = {e, d.kp, transformed};
+    sync->e = e;
+    sync->kp = d.kp;
+    sync->transformed = transformed;
     return;
   }
   auto* m = new Measured{d.kp, transformed};
@@ -285,14 +287,127 @@ void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, 
   release(e);
 }
 
-void SyncMeasure::finish() {
-  if (!e) return;
+namespace {
+
+/// The device time of completed command `e`, or 0 (failed, not profiled).
+double command_ns(cl_event e) {
   cl_int status = CL_COMPLETE;
-  if (real().clWaitForEvents(1, &e) == CL_SUCCESS)
-    real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-  give_time(e, status, *kp, transformed);
-  release(e);
-  e = nullptr;
+  cl_ulong start = 0, end = 0;
+  if (real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                            nullptr) != CL_SUCCESS ||
+      status != CL_COMPLETE ||
+      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                     nullptr) != CL_SUCCESS ||
+      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS ||
+      end < start)
+    return 0;
+  return static_cast<double>(end - start);
+}
+
+/// Settles `t` from its launches' times (all complete); under the runtime's lock and
+/// Runtime::policy_mutex.
+void settle(WidthTrial& t) {
+  for (int i = 0; i < WidthTrial::kTrials; ++i) {
+    const double ns = command_ns(t.events[i]);
+    double& best = t.best_ns[i % 2];
+    if (ns > 0 && (best == 0 || ns < best)) best = ns;
+    release(t.events[i]);
+    t.events[i] = nullptr;
+  }
+  const double b32 = t.best_ns[0], b64 = t.best_ns[1];
+  t.chosen = b32 > 0 && b64 > 0 && b64 < b32 ? 1 : 0;
+  t.why = b32 > 0 && b64 > 0
+              ? fmt::format(
+                    "{}-bit offsets: {:.4f} ms against {:.4f} ms with {}-bit (measured, "
+                    "the best of {} launches each)",
+                    t.chosen ? 64 : 32, (t.chosen ? b64 : b32) / 1e6, (t.chosen ? b32 : b64) / 1e6,
+                    t.chosen ? 32 : 64, WidthTrial::kTrials / 2)
+              : "32-bit offsets: the trial launches were not timed";
+  t.stats->offsets = t.why;
+  log().info("kernel {}: {}", t.kernel, t.why);
+}
+
+}  // namespace
+
+bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must,
+               std::shared_ptr<WidthTrial>* trial) {
+  trial->reset();
+  if (!ks.wide) return false;
+  const std::string& mode = rt.controls.DL_OFFSET_WIDTH;
+  if (must || mode == "64") {
+    ks.stats->offsets =
+        must ? "64-bit offsets: a buffer of more than 4 GiB" : "64-bit offsets: DL_OFFSET_WIDTH=64";
+    return true;
+  }
+  if (mode != "measure") return false;
+  auto& t = rt.widths[{ks.name, rt.queue(q).device}];
+  if (!t) {
+    t = std::make_shared<WidthTrial>();
+    t->kernel = ks.name;
+    t->stats = ks.stats;
+  }
+  std::lock_guard<std::mutex> lock(rt.policy_mutex);
+  if (t->chosen < 0 && t->enqueued == WidthTrial::kTrials) {
+    // Settled here when every trial launch has completed (no wait under the lock).
+    bool done = true;
+    for (cl_event e : t->events) {
+      cl_int st = CL_COMPLETE;
+      real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+      done = done && (st == CL_COMPLETE || st < 0);
+    }
+    if (done) settle(*t);
+  }
+  if (t->chosen >= 0) return t->chosen == 1;
+  if (t->enqueued >= WidthTrial::kTrials) return false;  // until the trial is settled
+  *trial = t;
+  return t->enqueued % 2 == 1;
+}
+
+void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide, cl_event e,
+                    SyncMeasure* sync) {
+  if (!t) return;
+  std::lock_guard<std::mutex> lock(rt.policy_mutex);
+  // A launch of another thread took the slot meanwhile, or the event is missing: it is
+  // not a trial launch.
+  if (!e || t->chosen >= 0 || t->enqueued >= WidthTrial::kTrials || (t->enqueued % 2 == 1) != wide)
+    return;
+  retain(e);
+  t->events[t->enqueued++] = e;
+  if (t->enqueued == WidthTrial::kTrials && sync) sync->width = t;
+}
+
+void SyncMeasure::finish() {
+  if (e) {
+    cl_int status = CL_COMPLETE;
+    if (real().clWaitForEvents(1, &e) == CL_SUCCESS)
+      real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    give_time(e, status, *kp, transformed);
+    release(e);
+    e = nullptr;
+  }
+  if (!width) return;
+  // The trial's last launch: wait for the four, then keep the faster build.
+  Runtime& rt = Runtime::get();
+  std::vector<cl_event> events;
+  {
+    std::lock_guard<std::mutex> lock(rt.policy_mutex);
+    if (width->chosen < 0)
+      for (cl_event x : width->events) {
+        retain(x);
+        events.push_back(x);
+      }
+  }
+  if (!events.empty()) {
+    real().clWaitForEvents(static_cast<cl_uint>(events.size()), events.data());
+    {
+      std::lock_guard<std::mutex> lock(rt.mutex);
+      std::lock_guard<std::mutex> plock(rt.policy_mutex);
+      if (width->chosen < 0) settle(*width);
+    }
+    for (cl_event x : events) release(x);
+  }
+  width.reset();
 }
 
 }  // namespace dl::rt

@@ -50,14 +50,42 @@ bool recalls_paying(const ProgramState& ps);
 /// the cache's experience.json for the next run.
 void save_experience();
 
-/// A launch to time once DL's lock is released (Decision::sync).
+/// The offset width of one kernel on one device (DL_OFFSET_WIDTH=measure): its first
+/// kTrials transformed launches alternate between the 32-bit and the 64-bit build, each
+/// timed; once the last has run, the faster build (by the best time of each) is kept.
+struct WidthTrial {
+  static constexpr int kTrials = 4;
+  int chosen = -1;                // 0: 32-bit, 1: 64-bit; -1: not settled
+  int enqueued = 0;               // trial launches enqueued so far
+  cl_event events[kTrials] = {};  // theirs (retained until settled)
+  double best_ns[2] = {0, 0};     // the best time of each width (0: none measured)
+  std::string why;                // the choice and its numbers (for the report)
+  std::string kernel;
+  std::shared_ptr<KernelStats> stats;  // gets `why` when settled
+};
+
+/// Which build a transformed launch of `ks` on `q` runs: true for the 64-bit one. `must`:
+/// a buffer is too large for 32-bit offsets. `trial` gets the trial to give the launch's
+/// event to (null when the launch is not one). Called with the runtime's lock held.
+bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must,
+               std::shared_ptr<WidthTrial>* trial);
+
+/// A launch to time once DL's lock is released (Decision::sync), and the width trial to
+/// settle after its last launch.
 struct SyncMeasure {
   cl_event e = nullptr;  // retained
   std::shared_ptr<KernelPolicy> kp;
   bool transformed = false;
-  /// Waits for the launch and gives its time to the rule (no lock held).
+  std::shared_ptr<WidthTrial> width;
+  /// Waits for the launch and gives its time to the rule, then settles the width trial
+  /// (no lock held).
   void finish();
 };
+
+/// After a trial launch was enqueued with event `e` (null: it was not): keeps the event;
+/// after the last, asks `sync` to settle the trial. Called with the runtime's lock held.
+void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide, cl_event e,
+                    SyncMeasure* sync);
 
 /// After the launch was enqueued with event `e`: counts it, and feeds its time to the rule
 /// when the decision asked to measure it (through `sync` when it must be waited for).

@@ -186,22 +186,47 @@ void prepare_marshalers(const ProgramState& ps) {
     }
 }
 
-/// Replaces the shadow of `ps` (under the lock); releases the old one.
-void set_shadow(ProgramState& ps, cl_program shadow, std::string why) {
+/// Replaces the shadow of `ps` and its 64-bit build (under the lock); releases the old ones.
+void set_shadow(ProgramState& ps, cl_program shadow, std::string why, cl_program wide = nullptr) {
   Runtime& rt = Runtime::get();
-  cl_program old = nullptr;
+  cl_program old = nullptr, old_wide = nullptr;
   {
     std::lock_guard<std::mutex> lock(rt.mutex);
     old = ps.shadow;
+    old_wide = ps.wide;
     ps.shadow = shadow;
+    ps.wide = wide;
     ps.why = std::move(why);
   }
   if (old) real().clReleaseProgram(old);
+  if (old_wide) real().clReleaseProgram(old_wide);
 }
 
 cl_program create_shadow(const ProgramState& ps, std::size_t source, cl_int* err) {
   const char* src = ps.sources.at(source).c_str();
   return real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, err);
+}
+
+/// The shadow with 64-bit offsets (-DDL_OFFSET64) on `devs`, or null when it fails (the
+/// kernels keep their 32-bit build: docs/runtime.md, "Offset width").
+cl_program build_wide(const ProgramState& ps, const std::vector<cl_device_id>& devs,
+                      const std::string& opts) {
+  Runtime& rt = Runtime::get();
+  const std::string o = opts + " -DDL_OFFSET64";
+  cl_int st = CL_SUCCESS;
+  cl_program w = create_shadow(ps, 0, &st);
+  if (w && rt.controls.fault("offset64"))
+    st = CL_BUILD_PROGRAM_FAILURE;
+  else if (w)
+    st = real().clBuildProgram(w, static_cast<cl_uint>(devs.size()), devs.data(), o.c_str(),
+                               nullptr, nullptr);
+  if (st == CL_SUCCESS) return w;
+  log().warn("program failed to build with -DDL_OFFSET64 (its kernels keep 32-bit offsets): {}",
+             rt.controls.fault("offset64") ? "forced by DL_FAULT=offset64"
+             : w && !devs.empty()          ? build_log(w, devs[0])
+                                           : std::to_string(st));
+  if (w) real().clReleaseProgram(w);
+  return nullptr;
 }
 
 /// Builds (or compiles, for clCompileProgram) the shadow of `ps` with the options and
@@ -222,6 +247,17 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
   }
   const auto ndev = static_cast<cl_uint>(devs.size());
   const std::string opts = shadow_options(ps, ps.options.c_str());
+  // The 64-bit build, beside the 32-bit one, in a thread of its own (linked programs and
+  // compiled inputs have none).
+  cl_program wide = nullptr;
+  std::thread wide_build;
+  const bool want_wide = !compile_only && rt.controls.DL_OFFSET_WIDTH != "32";
+  if (want_wide) {
+    try {
+      wide_build = std::thread([&] { wide = build_wide(ps, devs, opts); });
+    } catch (...) {  // no thread: built after the 32-bit one
+    }
+  }
   cl_int st = CL_SUCCESS;
   cl_program s = create_shadow(ps, 0, &st);
   if (s && rt.controls.fault("program")) {
@@ -231,7 +267,12 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
                                                 headers, header_names, nullptr, nullptr)
                       : real().clBuildProgram(s, ndev, devs.data(), opts.c_str(), nullptr, nullptr);
   }
+  if (wide_build.joinable())
+    wide_build.join();
+  else if (want_wide && st == CL_SUCCESS)
+    wide = build_wide(ps, devs, opts);
   if (st != CL_SUCCESS) {
+    if (wide) real().clReleaseProgram(wide);
     const std::string detail = rt.controls.fault("program") ? "forced by DL_FAULT=program"
                                : s && !devs.empty()         ? build_log(s, devs[0])
                                                             : std::to_string(st);
@@ -241,8 +282,9 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
     set_shadow(ps, nullptr, "the program failed to build with -DDL_ASTA_T");
     return;
   }
-  log().info("program built with -DDL_ASTA_T={}", ps.tile);
-  set_shadow(ps, s, {});
+  log().info("program built with -DDL_ASTA_T={}{}", ps.tile,
+             wide ? ", with 32-bit and with 64-bit offsets" : "");
+  set_shadow(ps, s, {}, wide);
   prepare_marshalers(ps);
 }
 
@@ -293,6 +335,7 @@ void infer(ProgramState& ps, const char* options) {
 
 ProgramState::~ProgramState() {
   if (shadow) real().clReleaseProgram(shadow);
+  if (wide) real().clReleaseProgram(wide);
 }
 
 void build_deferred(ProgramState& ps) {

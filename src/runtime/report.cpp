@@ -172,6 +172,7 @@ void Runtime::summary() {
     if (k->kept_aos || !k->policy.empty())
       std::fprintf(stderr, "[dl]     policy %s: %llu launches kept AoS; %s\n",
                    controls.DL_POLICY.c_str(), (unsigned long long)k->kept_aos, k->policy.c_str());
+    if (!k->offsets.empty()) std::fprintf(stderr, "[dl]     %s\n", k->offsets.c_str());
   }
   for (const auto& [id, b] : buffer_stats)
     std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms%s\n",
@@ -220,6 +221,7 @@ void Runtime::write_outputs() {
                     {"transformed_launches", s->transformed_launches},
                     {"kept_aos", s->kept_aos},
                     {"policy", s->policy},
+                    {"offsets", s->offsets},
                     {"fallbacks", s->fallbacks},
                     {"fallback_reasons", json_list(s->fallback_reasons)},
                     {"marshals", s->marshals},

@@ -55,6 +55,7 @@ void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points);
 spdlog::logger& log();
 
 struct DeviceProfile;  // calibration.hpp
+struct WidthTrial;     // policy.hpp
 
 struct ProgramState {
   ProgramState() = default;
@@ -71,6 +72,7 @@ struct ProgramState {
   std::uint32_t tile = 0;  // the T of the shadow build
   std::vector<cl_device_id> devices;
   cl_program shadow = nullptr;  // DL's build of the sources (DL_ASTA_T, argument info)
+  cl_program wide = nullptr;    // the same with DL_OFFSET64 (DL_OFFSET_WIDTH measure or 64)
   std::string why;              // why there is no shadow (for the report)
   std::uint32_t app_refs = 1;   // the application's references to the program
   std::string options;          // the application's build (compile) options
@@ -101,6 +103,7 @@ struct KernelStats {
   std::uint64_t launches = 0, transformed_launches = 0, fallbacks = 0, marshals = 0;
   std::uint64_t kept_aos = 0;  // launches the profitability controller kept in AoS
   std::string policy;          // the controller's last decision and its numbers
+  std::string offsets;         // the width of the transformed kernel's offsets, and why
   std::uint64_t device_ns = 0;
   std::set<std::string> fallback_reasons;
 };
@@ -123,6 +126,7 @@ struct KernelState {
   std::shared_ptr<ProgramState> program;
   int annotation = -1;           // index into program->ann.kernels; -1: not annotated
   cl_kernel shadow = nullptr;    // the same kernel from program->shadow; null: untransformed
+  cl_kernel wide = nullptr;      // from program->wide (64-bit offsets); null: none
   bool shadow_failed = false;    // creating or binding it failed: untransformed for good
   std::vector<int> buffer_args;  // argument index of each annotated buffer
   /// Per annotated buffer: the shadow's argument `dl_whole_<name>` that carries n for a
@@ -357,6 +361,8 @@ class Runtime {
   // The profitability controller (policy.cpp, calibration.cpp).
   std::mutex policy_mutex;  // guards KernelPolicy::rule (completion callbacks update it)
   std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
+  /// The offset width of each kernel on each device (policy.cpp, pick_wide).
+  std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<WidthTrial>> widths;
   std::map<cl_device_id, std::shared_ptr<const DeviceProfile>> profiles;
   /// The controller's state of kernel `ks` on device `d`; when new, it starts from the
   /// experience of earlier runs (policy.cpp).

@@ -195,3 +195,21 @@ __kernel void twice(__global const float* in, __global float* out, int n) {
   out[i] += in[i] * in[i];
 }
 #endif
+
+// The offset width's probe: launch k writes out[k], which says what ran it: 0 the
+// application's kernel, 32 DL's build with 32-bit offsets, 64 its build with DL_OFFSET64.
+//DL: AoS: p[n] AOS2ASTA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void width_probe(__global particle* p, int n, __global int* out, int k) {
+  const size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  ID(p, DL_ASTA_T, n, i) += 1;
+  if (i != 0) return;
+#if defined(DL_ASTA_T) && defined(DL_OFFSET64)
+  out[k] = 64;
+#elif defined(DL_ASTA_T)
+  out[k] = 32;
+#else
+  out[k] = 0;
+#endif
+}

@@ -167,7 +167,8 @@ TEST_P(Faults, ResultsStayRight) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Forced, Faults,
-                         ::testing::Values("build", "alloc", "eval", "program", "offset32"));
+                         ::testing::Values("build", "alloc", "eval", "program",
+                                           "offset32,offset64"));
 
 TEST(Faults, CorruptedAnnotation) {
   std::string src = slurp(kKernels);

@@ -86,9 +86,35 @@ void read_every_launch(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
+/// Eight launches of the offset width's probe (hooks.cl): it keeps which build ran each,
+/// then the records.
+void width_probe(Ctx& c) {
+  auto v = make_particles(N, 57);
+  cl_mem m = buffer(c, v);
+  cl_int err = CL_SUCCESS;
+  constexpr int launches = 8;
+  cl_mem out =
+      cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE, launches * sizeof(int), nullptr, &err);
+  CHECK(err);
+  cl_kernel k = kernel(c, "width_probe");
+  const int n = N;
+  for (int it = 0; it < launches; ++it) {
+    set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}, {sizeof it, &it}});
+    launch(c, k, N);
+  }
+  int ran[launches] = {};
+  CHECK(cl.clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, sizeof ran, ran, 0, nullptr, nullptr));
+  c.keep(ran, sizeof ran);
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(out);
+  cl.clReleaseMemObject(m);
+}
+
 }  // namespace
 
 void add_policy_scenarios(Scenarios& s) {
+  s["width_probe"] = width_probe;
   s["host_writes_outside"] = host_writes_outside;
   s["host_rewrites_converted"] = host_rewrites_converted;
   s["long_run"] = long_run;

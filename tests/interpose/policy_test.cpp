@@ -2,6 +2,7 @@
 // cache, decisions from measured times, and host accesses that need no conversion back.
 // Bytes are compared with the native run every time.
 #include <cstdio>
+#include <cstring>
 #include <regex>
 
 #include "run_app.hpp"
@@ -373,3 +374,63 @@ TEST(HostAccess, WriteOfExactlyTheConvertedRecordsNeedsNoConversionBack) {
 }
 
 }  // namespace
+
+// The offset width (docs/runtime.md, "Offset width"): the probe's launches say which build
+// ran each of them, its records must equal the native run's.
+struct Probe {
+  std::vector<int> ran;  // per launch: 0 the application's kernel, 32 or 64 DL's builds
+  std::string records;
+  std::string offsets;  // the report's word on the kernel's width
+};
+
+Probe probe(const std::string& env) {
+  Result r = run("width_probe", "preload", env);
+  EXPECT_EQ(r.status, 0) << r.log;
+  const Result& n = native("width_probe");
+  Probe p;
+  p.ran.resize(8);
+  if (r.output.size() < sizeof(int) * 8 || n.output.size() != r.output.size()) {
+    ADD_FAILURE() << "output of " << r.output.size() << " bytes, native " << n.output.size();
+    return p;
+  }
+  std::memcpy(p.ran.data(), r.output.data(), sizeof(int) * 8);
+  EXPECT_TRUE(r.output.substr(sizeof(int) * 8) == n.output.substr(sizeof(int) * 8))
+      << "the records differ from the native run's; " << env << "\n"
+      << r.log;
+  EXPECT_EQ(n.output.substr(0, sizeof(int) * 8), std::string(sizeof(int) * 8, '\0'));
+  if (const auto* k = kernel(r, "width_probe")) p.offsets = (*k)["offsets"];
+  return p;
+}
+
+TEST(Widths, MeasuredTrialAlternatesThenKeepsOne) {
+  const Probe p = probe("");
+  EXPECT_EQ(std::vector<int>(p.ran.begin(), p.ran.begin() + 4), (std::vector<int>{32, 64, 32, 64}));
+  const int kept = p.ran[4];
+  EXPECT_TRUE(kept == 32 || kept == 64) << kept;
+  EXPECT_EQ(std::vector<int>(p.ran.begin() + 4, p.ran.end()), std::vector<int>(4, kept));
+  EXPECT_EQ(p.offsets.rfind(std::to_string(kept) + "-bit offsets: ", 0), 0u) << p.offsets;
+  EXPECT_NE(p.offsets.find("the best of 2 launches each"), std::string::npos) << p.offsets;
+}
+
+TEST(Widths, ForcedWidths) {
+  EXPECT_EQ(probe("DL_OFFSET_WIDTH=32").ran, std::vector<int>(8, 32));
+  const Probe wide = probe("DL_OFFSET_WIDTH=64");
+  EXPECT_EQ(wide.ran, std::vector<int>(8, 64));
+  EXPECT_EQ(wide.offsets, "64-bit offsets: DL_OFFSET_WIDTH=64");
+}
+
+TEST(Widths, BufferTooLargeFor32BitOffsetsRunsThe64BitBuild) {
+  // DL_FAULT=offset32: every buffer counts as more than 32-bit offsets reach.
+  const Probe p = probe("DL_FAULT=offset32");
+  EXPECT_EQ(p.ran, std::vector<int>(8, 64));
+  EXPECT_EQ(p.offsets, "64-bit offsets: a buffer of more than 4 GiB");
+  // Without a 64-bit build such a launch runs the application's kernel.
+  EXPECT_EQ(probe("DL_FAULT=offset32 DL_OFFSET_WIDTH=32").ran, std::vector<int>(8, 0));
+  EXPECT_EQ(probe("DL_FAULT=offset32,offset64").ran, std::vector<int>(8, 0));
+}
+
+TEST(Widths, Failed64BitBuildKeeps32) {
+  Result r = run("width_probe", "preload", "DL_FAULT=offset64");
+  EXPECT_NE(r.log.find("forced by DL_FAULT=offset64"), std::string::npos) << r.log;
+  EXPECT_EQ(probe("DL_FAULT=offset64").ran, std::vector<int>(8, 32));
+}
