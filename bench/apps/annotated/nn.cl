@@ -10,9 +10,10 @@ typedef struct {
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
-/* Offsets and indices in 32 bits: 64-bit integer arithmetic costs GPUs several
-   instructions per operation. DL's runtime runs a launch whose annotated buffer
-   holds 4 GiB or more untransformed; -DDL_OFFSET64 builds 64-bit helpers. */
+/* Offsets and indices in 32 bits unless DL_OFFSET64 is defined: 64-bit integer
+   arithmetic costs GPUs several instructions per operation, yet some kernels run
+   faster with it. DL's runtime builds both and keeps the faster per kernel; a
+   buffer of 4 GiB or more needs DL_OFFSET64. */
 #ifdef DL_OFFSET64
 typedef ulong dl_off;
 #else
