@@ -24,8 +24,9 @@ namespace {
 const char* kUsage = R"(usage: dl_diff_driver --app PATH --lib PATH --seed S --cases A:B [options]
 
   --families LIST    families of generated programs (default all)   env DL_DIFF_FAMILIES
-  --ways LIST        DL's ways, mode:tile (default preload:4,layer:32,both:default);
-                     mode preload|layer|both, tile a number or default (DL_TILE unset)
+  --ways LIST        DL's ways, mode:tile[:width] (default preload:4:64,layer:32,both:default);
+                     mode preload|layer|both, tile a number or default (DL_TILE unset),
+                     width measure (default), 32 or 64 (DL_OFFSET_WIDTH)
   --shrink N         differing cases shrunk per way and family (default 1; 0: none)
   --shrink-seconds T time for shrinking in this run (default 120)
   --timeout T        seconds to a process's first case, builds included (default 300)
@@ -65,7 +66,7 @@ void make_dirs(const std::string& path) {
 
 Config parse(int argc, char** argv) {
   Config c;
-  c.ways = parse_ways("preload:4,layer:32,both:default");
+  c.ways = parse_ways("preload:4:64,layer:32,both:default");
   c.work = ".";
   bool seed = false, cases = false;
   for (int i = 1; i < argc; ++i) {
@@ -144,7 +145,8 @@ std::map<std::uint64_t, Line> run_way(const Config& c, const Way& w,
   std::map<std::string, int> deaths;
   std::string skip;
   std::uint64_t next = c.first;
-  std::string tag = w.mode + (w.tile == "default" ? "" : "_" + w.tile);
+  std::string tag = w.mode + (w.tile == "default" ? "" : "_" + w.tile) +
+                    (w.width == "measure" ? "" : "_w" + w.width);
   while (next < c.last) {
     const std::string err = c.work + "/" + tag + "_" + std::to_string(next) + ".stderr";
     auto args = chunk_args(c, next);

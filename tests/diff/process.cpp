@@ -17,7 +17,8 @@ namespace dl_diff {
 
 std::string Way::label() const {
   if (mode == "native") return mode;
-  return mode + (tile == "default" ? " (DL_TILE unset)" : " DL_TILE=" + tile);
+  return mode + (tile == "default" ? " (DL_TILE unset)" : " DL_TILE=" + tile) +
+         (width == "measure" ? "" : " DL_OFFSET_WIDTH=" + width);
 }
 
 std::string shell_quote(const std::string& s) {
@@ -35,6 +36,7 @@ std::string Way::env_prefix(const std::string& lib) const {
   if (mode == "preload" || mode == "both") p += "LD_PRELOAD=" + shell_quote(lib) + " ";
   if (mode == "layer" || mode == "both") p += "OPENCL_LAYERS=" + shell_quote(lib) + " ";
   if (mode != "native" && tile != "default") p += "DL_TILE=" + tile + " ";
+  if (mode != "native" && width != "measure") p += "DL_OFFSET_WIDTH=" + width + " ";
   return p;
 }
 
@@ -47,7 +49,13 @@ std::vector<Way> parse_ways(const std::string& text) {
     Way w;
     const auto colon = item.find(':');
     w.mode = item.substr(0, colon);
-    if (colon != std::string::npos) w.tile = item.substr(colon + 1);
+    if (colon != std::string::npos) {
+      w.tile = item.substr(colon + 1);
+      if (const auto c2 = w.tile.find(':'); c2 != std::string::npos) {
+        w.width = w.tile.substr(c2 + 1);
+        w.tile.resize(c2);
+      }
+    }
     if (w.mode != "preload" && w.mode != "layer" && w.mode != "both")
       throw std::invalid_argument("unknown mode '" + w.mode + "' in '" + text +
                                   "' (preload, layer, both)");
@@ -55,6 +63,9 @@ std::vector<Way> parse_ways(const std::string& text) {
         (w.tile.empty() || w.tile.find_first_not_of("0123456789") != std::string::npos))
       throw std::invalid_argument("bad tile '" + w.tile + "' in '" + text +
                                   "' (a number or default)");
+    if (w.width != "measure" && w.width != "32" && w.width != "64")
+      throw std::invalid_argument("bad offset width '" + w.width + "' in '" + text +
+                                  "' (measure, 32 or 64)");
     ways.push_back(w);
   }
   if (ways.empty()) throw std::invalid_argument("no mode in '" + text + "'");
@@ -115,9 +126,12 @@ Outcome run_app(const std::vector<std::string>& args, const Way& way, const std:
     unsetenv("LD_PRELOAD");
     unsetenv("OPENCL_LAYERS");
     unsetenv("DL_TILE");
+    unsetenv("DL_OFFSET_WIDTH");
     if (way.mode == "preload" || way.mode == "both") setenv("LD_PRELOAD", lib.c_str(), 1);
     if (way.mode == "layer" || way.mode == "both") setenv("OPENCL_LAYERS", lib.c_str(), 1);
     if (way.mode != "native" && way.tile != "default") setenv("DL_TILE", way.tile.c_str(), 1);
+    if (way.mode != "native" && way.width != "measure")
+      setenv("DL_OFFSET_WIDTH", way.width.c_str(), 1);
     dup2(out[1], 1);
     const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (err >= 0) dup2(err, 2);

@@ -14,12 +14,14 @@ namespace dl_diff {
 struct Way {
   std::string mode = "native";
   std::string tile = "default";
-  std::string label() const;  // "native", "preload DL_TILE=4", ...
+  std::string width = "measure";  // DL_OFFSET_WIDTH
+  std::string label() const;      // "native", "preload DL_TILE=4", "layer DL_OFFSET_WIDTH=64", ...
   /// The environment assignments of this way, as a shell prefix.
   std::string env_prefix(const std::string& lib) const;
 };
 
-/// Parses "preload:4,layer:32,both:default"; throws std::invalid_argument.
+/// Parses "preload:4,layer:32:64,both:default" (mode:tile[:width]); throws
+/// std::invalid_argument.
 std::vector<Way> parse_ways(const std::string& text);
 
 struct Line {
