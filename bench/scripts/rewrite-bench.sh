@@ -6,7 +6,10 @@
 # bench/apps/annotated/variants/README.md describes. Kernel times only: data is placed
 # in each layout by the host, no conversion is timed.
 #
-#   OUT=<dir> bench/scripts/rewrite-bench.sh [gpu|cpu]
+#   OUT=<dir> [REWRITE_ONLY="lbm micro ..."] bench/scripts/rewrite-bench.sh [gpu|cpu]
+#
+# REWRITE_ONLY runs only the listed runs (their tags: micro, blackscholes, spmv, lbm, md,
+# md-full, streamcluster, nn, bfs).
 #
 # Builds the applications (Release, no annotator, no tests) in $BUILD_DIR, runs them on
 # platform $DL_BENCH_PLATFORM (a part of its name; default: the first) and writes
@@ -37,19 +40,24 @@ common=(--T 16,32,64 --repeats 9)
 run() {
   local app=$1 tag=$2
   shift 2
+  if [ -n "${REWRITE_ONLY:-}" ] && [[ " $REWRITE_ONLY " != *" $tag "* ]]; then return; fi
   echo "== $tag: dl-app-$app $*"
   "$bin/dl-app-$app" "${common[@]}" "$@" --json "$OUT/rewrite-$tag.json"
 }
 o64=@-DDL_OFFSET64  # the helpers in 64 bits, as dl-annotate wrote them before
-run micro micro --S 16 "${size_micro[@]}" \
-  --rewritten "rewritten=$A/micro.cl,offset64=$A/micro.cl$o64"
-run blackscholes blackscholes "${size_bs[@]}" \
-  --rewritten "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64"
-run spmv spmv --matrices table1:e40r0000 \
-  --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64"
-run lbm lbm "${size_lbm[@]}" \
-  --rewritten "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64,flat_division=$V/lbm_flat_division.cl"
 M="$OUT/variants"
+mkdir -p "$M"
+for a in micro blackscholes spmv lbm streamcluster; do  # 64-bit byte offsets, 32-bit indices
+  python3 "$root/bench/scripts/rewrite_variants.py" --wide "$A/$a.cl" "$M/${a}_wide.cl"
+done
+run micro micro --S 16 "${size_micro[@]}" \
+  --rewritten "rewritten=$A/micro.cl,offset64=$A/micro.cl$o64,wide=$M/micro_wide.cl"
+run blackscholes blackscholes "${size_bs[@]}" --rewritten \
+  "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64,wide=$M/blackscholes_wide.cl"
+run spmv spmv --matrices table1:e40r0000 \
+  --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64,wide=$M/spmv_wide.cl"
+run lbm lbm "${size_lbm[@]}" --rewritten \
+  "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64,wide=$M/lbm_wide.cl,flat_division=$V/lbm_flat_division.cl"
 python3 "$root/bench/scripts/rewrite_variants.py" "$V/md_asta.cl" "$M"
 run md md "${size_md[@]}" --rewritten \
   "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_scalar=$M/md_asta_scalar.cl,aos_helpers=$V/md_aos_helpers.cl"
@@ -57,7 +65,8 @@ run md md "${size_md[@]}" --rewritten \
 run md md-full "${size_md8[@]}" \
   --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$M/md_asta_fulltile.cl"
 run streamcluster streamcluster "${size_sc[@]}" \
-  --rewritten "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64"
+  --rewritten \
+  "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64,wide=$M/streamcluster_wide.cl"
 run nn nn "${size_nn[@]}" --rewritten "rewritten=$A/nn.cl"
 # bezier is not here: its rewrite keeps ctrl in AoS (uniform reads) and puts out in ASTA,
 # and the applications place all their buffers in one layout; zero-touch-bench.sh times
