@@ -15,6 +15,7 @@ namespace {
 using Experience = ConversionPolicy::Experience;
 
 constexpr const char* kExperienceFile = "experience.json";
+constexpr const char* kWidthsFile = "widths.json";
 
 nlohmann::json to_json(const Experience& e) {
   return {{"aos_ns", e.aos_ns},
@@ -305,6 +306,19 @@ double command_ns(cl_event e) {
   return static_cast<double>(end - start);
 }
 
+/// Keeps the faster build of `t` from its best times (`how`: where they come from).
+void choose(WidthTrial& t, const std::string& how) {
+  const double b32 = t.best_ns[0], b64 = t.best_ns[1];
+  t.chosen = b32 > 0 && b64 > 0 && b64 < b32 ? 1 : 0;
+  t.why = b32 > 0 && b64 > 0
+              ? fmt::format("{}-bit offsets: {:.4f} ms against {:.4f} ms with {}-bit ({})",
+                            t.chosen ? 64 : 32, (t.chosen ? b64 : b32) / 1e6,
+                            (t.chosen ? b32 : b64) / 1e6, t.chosen ? 32 : 64, how)
+              : "32-bit offsets: the trial launches were not timed";
+  t.stats->offsets = t.why;
+  log().info("kernel {}: {}", t.kernel, t.why);
+}
+
 /// Settles `t` from its launches' times (all complete); under the runtime's lock and
 /// Runtime::policy_mutex.
 void settle(WidthTrial& t) {
@@ -315,17 +329,45 @@ void settle(WidthTrial& t) {
     release(t.events[i]);
     t.events[i] = nullptr;
   }
-  const double b32 = t.best_ns[0], b64 = t.best_ns[1];
-  t.chosen = b32 > 0 && b64 > 0 && b64 < b32 ? 1 : 0;
-  t.why = b32 > 0 && b64 > 0
-              ? fmt::format(
-                    "{}-bit offsets: {:.4f} ms against {:.4f} ms with {}-bit (measured, "
-                    "the best of {} launches each)",
-                    t.chosen ? 64 : 32, (t.chosen ? b64 : b32) / 1e6, (t.chosen ? b32 : b64) / 1e6,
-                    t.chosen ? 32 : 64, WidthTrial::kTrials / 2)
-              : "32-bit offsets: the trial launches were not timed";
-  t.stats->offsets = t.why;
-  log().info("kernel {}: {}", t.kernel, t.why);
+  choose(t, "measured, the best of " + std::to_string(WidthTrial::kTrials / 2) + " launches each");
+}
+
+/// Reads widths.json once (not under DL_CALIBRATE: measure again).
+void load_widths(Runtime& rt) {
+  if (rt.widths_loaded) return;
+  rt.widths_loaded = true;
+  if (rt.controls.DL_CALIBRATE) return;
+  const nlohmann::json j = read_cache_file(kWidthsFile);
+  const auto devices = j.find("devices");
+  if (j.value("format", 0) != 1 || devices == j.end() || !devices->is_object()) return;
+  for (const auto& [device, kernels] : devices->items())
+    if (kernels.is_object())
+      for (const auto& [kernel, w] : kernels.items()) {
+        const auto time = [&w](const char* k) {
+          return w.is_object() && w.contains(k) && w[k].is_number() ? w[k].get<double>() : 0.0;
+        };
+        if (time("ns32") > 0 && time("ns64") > 0)
+          rt.recalled_widths[device][kernel] = {time("ns32"), time("ns64")};
+      }
+}
+
+/// A new trial of `ks` on `dev`, settled at once when an earlier run measured it.
+std::shared_ptr<WidthTrial> new_trial(Runtime& rt, const KernelState& ks, cl_device_id dev) {
+  auto t = std::make_shared<WidthTrial>();
+  t->kernel = ks.name;
+  t->stats = ks.stats;
+  t->device_key = device_key(dev);
+  t->program_key = program_key(*ks.program);
+  load_widths(rt);
+  const auto d = rt.recalled_widths.find(t->device_key);
+  if (d == rt.recalled_widths.end()) return t;
+  const auto k = d->second.find(t->program_key + "/" + ks.name);
+  if (k == d->second.end()) return t;
+  t->best_ns[0] = k->second.first;
+  t->best_ns[1] = k->second.second;
+  t->recalled = true;
+  choose(*t, "measured by an earlier run");
+  return t;
 }
 
 }  // namespace
@@ -341,13 +383,10 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
     return true;
   }
   if (mode != "measure") return false;
-  auto& t = rt.widths[{ks.name, rt.queue(q).device}];
-  if (!t) {
-    t = std::make_shared<WidthTrial>();
-    t->kernel = ks.name;
-    t->stats = ks.stats;
-  }
+  const cl_device_id dev = rt.queue(q).device;
+  auto& t = rt.widths[{ks.name, dev}];
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
+  if (!t) t = new_trial(rt, ks, dev);
   if (t->chosen < 0 && t->enqueued == WidthTrial::kTrials) {
     // Settled here when every trial launch has completed (no wait under the lock).
     bool done = true;
@@ -375,6 +414,26 @@ void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide
   retain(e);
   t->events[t->enqueued++] = e;
   if (t->enqueued == WidthTrial::kTrials && sync) sync->width = t;
+}
+
+void save_widths() {
+  Runtime& rt = Runtime::get();
+  std::map<std::string, std::map<std::string, std::pair<double, double>>> measured;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex);
+    std::lock_guard<std::mutex> plock(rt.policy_mutex);
+    for (const auto& [key, t] : rt.widths)
+      if (t->chosen >= 0 && !t->recalled && t->best_ns[0] > 0 && t->best_ns[1] > 0)
+        measured[t->device_key][t->program_key + "/" + t->kernel] = {t->best_ns[0], t->best_ns[1]};
+  }
+  if (measured.empty()) return;
+  nlohmann::json j = read_cache_file(kWidthsFile);
+  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].is_object())
+    j = {{"format", 1}, {"devices", nlohmann::json::object()}};
+  for (const auto& [device, kernels] : measured)
+    for (const auto& [kernel, ns] : kernels)
+      j["devices"][device][kernel] = {{"ns32", ns.first}, {"ns64", ns.second}};
+  write_cache_file(kWidthsFile, j);
 }
 
 void SyncMeasure::finish() {

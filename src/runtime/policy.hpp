@@ -38,6 +38,10 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building);
 
+/// At exit: the offset widths this run measured, merged into the cache's widths.json, so
+/// that the next run of the same program on the same device needs no trial.
+void save_widths();
+
 /// The key of a program's experience: a hash of its sources and build options.
 std::string program_key(const ProgramState& ps);
 
@@ -61,7 +65,9 @@ struct WidthTrial {
   double best_ns[2] = {0, 0};     // the best time of each width (0: none measured)
   std::string why;                // the choice and its numbers (for the report)
   std::string kernel;
-  std::shared_ptr<KernelStats> stats;  // gets `why` when settled
+  std::shared_ptr<KernelStats> stats;   // gets `why` when settled
+  std::string device_key, program_key;  // where the choice is remembered (widths.json)
+  bool recalled = false;                // settled from an earlier run's times
 };
 
 /// Which build a transformed launch of `ks` on `q` runs: true for the 64-bit one. `must`:

@@ -24,6 +24,7 @@ void at_exit() {
   Runtime& rt = Runtime::get();
   if (rt.controls.profiling()) rt.write_outputs();
   save_experience();
+  save_widths();
 }
 
 }  // namespace

@@ -363,6 +363,10 @@ class Runtime {
   std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
   /// The offset width of each kernel on each device (policy.cpp, pick_wide).
   std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<WidthTrial>> widths;
+  /// The widths earlier runs measured (the cache's widths.json): by device key, then
+  /// program key / kernel, the best times of the 32-bit and the 64-bit build.
+  std::map<std::string, std::map<std::string, std::pair<double, double>>> recalled_widths;
+  bool widths_loaded = false;
   std::map<cl_device_id, std::shared_ptr<const DeviceProfile>> profiles;
   /// The controller's state of kernel `ks` on device `d`; when new, it starts from the
   /// experience of earlier runs (policy.cpp).

@@ -384,7 +384,11 @@ struct Probe {
 };
 
 Probe probe(const std::string& env) {
-  Result r = run("width_probe", "preload", env);
+  // A cache of its own unless the test gives one: an earlier run's widths are recalled.
+  const std::string cache = env.find("DL_CACHE_DIR") == std::string::npos
+                                ? " DL_CACHE_DIR='" + cache_dir("widths") + "'"
+                                : "";
+  Result r = run("width_probe", "preload", env + cache);
   EXPECT_EQ(r.status, 0) << r.log;
   const Result& n = native("width_probe");
   Probe p;
@@ -433,4 +437,19 @@ TEST(Widths, Failed64BitBuildKeeps32) {
   Result r = run("width_probe", "preload", "DL_FAULT=offset64");
   EXPECT_NE(r.log.find("forced by DL_FAULT=offset64"), std::string::npos) << r.log;
   EXPECT_EQ(probe("DL_FAULT=offset64").ran, std::vector<int>(8, 32));
+}
+
+TEST(Widths, RememberedByTheNextRun) {
+  const std::string env = "DL_CACHE_DIR='" + cache_dir("widths_kept") + "'";
+  const Probe first = probe(env);
+  EXPECT_EQ(std::vector<int>(first.ran.begin(), first.ran.begin() + 4),
+            (std::vector<int>{32, 64, 32, 64}));
+  // The next run of the same program on the same device: no trial, the kept width.
+  const Probe next = probe(env);
+  EXPECT_EQ(next.ran, std::vector<int>(8, first.ran[4]));
+  EXPECT_NE(next.offsets.find("measured by an earlier run"), std::string::npos) << next.offsets;
+  // DL_CALIBRATE measures again.
+  const Probe again = probe(env + " DL_CALIBRATE=1");
+  EXPECT_EQ(std::vector<int>(again.ran.begin(), again.ran.begin() + 4),
+            (std::vector<int>{32, 64, 32, 64}));
 }
