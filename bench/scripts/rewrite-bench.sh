@@ -47,17 +47,14 @@ run() {
 o64=@-DDL_OFFSET64  # the helpers in 64 bits, as dl-annotate wrote them before
 M="$OUT/variants"
 mkdir -p "$M"
-for a in micro blackscholes spmv lbm streamcluster; do  # 64-bit byte offsets, 32-bit indices
-  python3 "$root/bench/scripts/rewrite_variants.py" --wide "$A/$a.cl" "$M/${a}_wide.cl"
-done
 run micro micro --S 16 "${size_micro[@]}" \
-  --rewritten "rewritten=$A/micro.cl,offset64=$A/micro.cl$o64,wide=$M/micro_wide.cl"
-run blackscholes blackscholes "${size_bs[@]}" --rewritten \
-  "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64,wide=$M/blackscholes_wide.cl"
+  --rewritten "rewritten=$A/micro.cl,offset64=$A/micro.cl$o64"
+run blackscholes blackscholes "${size_bs[@]}" \
+  --rewritten "rewritten=$A/blackscholes.cl,offset64=$A/blackscholes.cl$o64"
 run spmv spmv --matrices table1:e40r0000 \
-  --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64,wide=$M/spmv_wide.cl"
-run lbm lbm "${size_lbm[@]}" --rewritten \
-  "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64,wide=$M/lbm_wide.cl,flat_division=$V/lbm_flat_division.cl"
+  --rewritten "rewritten=$A/spmv.cl,offset64=$A/spmv.cl$o64"
+run lbm lbm "${size_lbm[@]}" \
+  --rewritten "rewritten=$A/lbm.cl,offset64=$A/lbm.cl$o64,flat_division=$V/lbm_flat_division.cl"
 python3 "$root/bench/scripts/rewrite_variants.py" "$V/md_asta.cl" "$M"
 run md md "${size_md[@]}" --rewritten \
   "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_scalar=$M/md_asta_scalar.cl,aos_helpers=$V/md_aos_helpers.cl"
@@ -65,8 +62,7 @@ run md md "${size_md[@]}" --rewritten \
 run md md-full "${size_md8[@]}" \
   --rewritten "rewritten=$A/md.cl,asta=$V/md_asta.cl,asta_fulltile=$M/md_asta_fulltile.cl"
 run streamcluster streamcluster "${size_sc[@]}" \
-  --rewritten \
-  "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64,wide=$M/streamcluster_wide.cl"
+  --rewritten "rewritten=$A/streamcluster.cl,offset64=$A/streamcluster.cl$o64"
 run nn nn "${size_nn[@]}" --rewritten "rewritten=$A/nn.cl"
 # bezier is not here: its rewrite keeps ctrl in AoS (uniform reads) and puts out in ASTA,
 # and the applications place all their buffers in one layout; zero-touch-bench.sh times

@@ -7,12 +7,7 @@ the MD kernel with ASTA forced (bench/apps/annotated/variants/md_asta.cl):
   md_asta_scalar.cl    the four accumulated fields summed in registers in the inner loop
                        and added to fv once after it (scalar replacement by hand)
 
-and, with --wide, the `wide` variant of any rewrite: indices, divisions and compares in
-32 bits as dl-annotate writes them, the byte offsets the helpers return in 64 bits (each
-term widened before its multiply: a GPU's wide multiply-add, no zero extension of a sum).
-
   rewrite_variants.py <md_asta.cl> <output dir>
-  rewrite_variants.py --wide <rewrite.cl> <output file>
 """
 import os
 import sys
@@ -42,36 +37,7 @@ def scalar(src):
     return "\n".join(lines)
 
 
-def wide(src):
-    """The helpers return ulong byte offsets, computed from 32-bit indices."""
-    rules = [
-        ("static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,",
-         "static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,"),
-        ("  if (i >= n) return i * r + o;", "  if (i >= n) return (ulong)i * r + o;"),
-        ("  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;",
-         "  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;"),
-        ("static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {",
-         "static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {"),
-        ("  return i < n ? n * o + i * z : i * r + o;",
-         "  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;"),
-        ("static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {",
-         "static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {"),
-        ("static inline dl_off dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,",
-         "static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,"),
-    ]
-    for old, new in rules:
-        if old in src:
-            src = src.replace(old, new)
-        elif "dl_flat_at" not in old:
-            sys.exit("rewrite_variants: helper line not found: " + old)
-    return src
-
-
 def main():
-    if sys.argv[1] == "--wide":
-        with open(sys.argv[3], "w") as f:
-            f.write(wide(open(sys.argv[2]).read()))
-        return
     src = open(sys.argv[1]).read()
     os.makedirs(sys.argv[2], exist_ok=True)
     for name, make in (("md_asta_fulltile.cl", fulltile), ("md_asta_scalar.cl", scalar)):

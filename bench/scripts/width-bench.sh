@@ -6,8 +6,9 @@
 #   measure  bench/apps/annotated/<app>.cl, DL_OFFSET_WIDTH=measure (the default: DL
 #            builds both widths and keeps the faster per kernel, docs/runtime.md)
 #   32, 64   the same with DL_OFFSET_WIDTH=32 or 64
-#   wide     the rewrite through rewrite_variants.py --wide (64-bit byte offsets from
-#            32-bit indices), DL_OFFSET_WIDTH=32
+#
+# DL_CACHE_DIR is a fresh directory: the first round's "measure" run times both widths,
+# the later rounds recall what it chose (docs/runtime.md, "Offset width").
 #
 #   bench/scripts/width-bench.sh <build dir> <out.json> [platform] [profile gpu|cpu]
 set -euo pipefail
@@ -17,16 +18,11 @@ apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
 rounds="${ROUNDS:-5}"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 [ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"
-for v in committed wide; do
-  mkdir -p "$work/$v"
-  for d in "$root"/bench/apps/*/; do cp "$d"*.h "$work/$v/" 2>/dev/null || true; done
-  cp "$root"/bench/apps/annotated/*.cl "$work/$v/"
-done
-for f in "$root"/bench/apps/annotated/*.cl; do
-  grep -q '^typedef uint dl_off;' "$f" || continue
-  python3 "$root/bench/scripts/rewrite_variants.py" --wide "$f" "$work/wide/$(basename "$f")"
-done
-ways=(measure 32 64 wide)
+mkdir -p "$work/kernels"
+for d in "$root"/bench/apps/*/; do cp "$d"*.h "$work/kernels/" 2>/dev/null || true; done
+cp "$root"/bench/apps/annotated/*.cl "$work/kernels/"
+export DL_CACHE_DIR="$work/cache"
+ways=(measure 32 64)
 if [ "$profile" = gpu ]; then
   cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
          "blackscholes --n 4194304" "spmv --matrices table1:e40r0000")
@@ -38,14 +34,13 @@ for c in "${cases[@]}"; do
   read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
   for r in $(seq "$rounds"); do
     for v in plain "${ways[@]}"; do
-      pre=() dir="$work/committed"
+      pre=()
       if [ "$v" != plain ]; then
-        width=$v
-        [ "$v" = wide ] && { width=32; dir="$work/wide"; }
-        pre=(env DL_OFFSET_WIDTH="$width" "$dlrun" --policy always
+        pre=(env DL_OFFSET_WIDTH="$v" "$dlrun" --policy always
              --report "$work/$app.$r.$v.report.json" --)
       fi
-      "${pre[@]}" "$apps/dl-app-$app" "${args[@]}" --mode app --iters 10 --kernel-dir "$dir" \
+      "${pre[@]}" "$apps/dl-app-$app" "${args[@]}" --mode app --iters 10 \
+        --kernel-dir "$work/kernels" \
         --json "$work/$app.$r.$v.json" >"$work/$app.$r.$v.log" 2>&1 ||
         { cat "$work/$app.$r.$v.log" >&2; echo "$app $v failed" >&2; exit 1; }
     done
@@ -61,9 +56,9 @@ res = {"benchmark": "net speedup under dl-run --policy always at 10 iterations, 
                     "of the address helpers (bench/scripts/width-bench.sh)",
        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
        "command": "bench/scripts/width-bench.sh " + argv,
-       "ways": {"measure": "DL_OFFSET_WIDTH=measure (default)", "32": "DL_OFFSET_WIDTH=32",
-                "64": "DL_OFFSET_WIDTH=64",
-                "wide": "rewrite_variants.py --wide rewrite, DL_OFFSET_WIDTH=32"},
+       "ways": {"measure": "DL_OFFSET_WIDTH=measure (the default; round 1 measures, "
+                           "the later rounds recall its choice)",
+                "32": "DL_OFFSET_WIDTH=32", "64": "DL_OFFSET_WIDTH=64"},
        "apps": []}
 for c in cases:
     app = c.split()[0]

@@ -7,10 +7,12 @@ struct pt {
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
 #ifndef DL_ANNOTATE_HELPERS
 #define DL_ANNOTATE_HELPERS
-/* Offsets and indices in 32 bits unless DL_OFFSET64 is defined: 64-bit integer
-   arithmetic costs GPUs several instructions per operation, yet some kernels run
-   faster with it. DL's runtime builds both and keeps the faster per kernel; a
-   buffer of 4 GiB or more needs DL_OFFSET64. */
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
 #ifdef DL_OFFSET64
 typedef ulong dl_off;
 #else
@@ -19,18 +21,18 @@ typedef uint dl_off;
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
    tiles of w records; the last, partial tile holds n % w records. Records i >= n
    are outside the marshaled range and keep their AoS address. */
-static inline dl_off dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
-                              dl_off z) {
-  if (i >= n) return i * r + o;
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
   const dl_off b = i / w * w;
-  return b * r + (n - b < w ? n - b : w) * o + (i - b) * z;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
-static inline dl_off dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
-  return i < n ? n * o + i * z : i * r + o;
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
 }
 /* Element x of a flat array of records of s scalars of z bytes. */
-static inline dl_off dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
   const dl_off i = x / s;
   return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
 }
