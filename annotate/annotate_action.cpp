@@ -896,8 +896,12 @@ class Consumer : public ASTConsumer {
         sp_->insert(bb + 1, prologue);
         std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
                         src_.substr(fb, fe - fb) + "\n#endif";
-        // A directive ends its line: code after the kernel on the same line moves down.
+        // A directive ends its line: code after the kernel on the same line moves down;
+        // one begins its line: code before the kernel on the same line stays above.
         if (fe < src_.size() && src_[fe] != '\n' && src_[fe] != '\r') t += "\n";
+        const std::size_t nl = fb ? src_.find_last_of("\n\r", fb - 1) : std::string::npos;
+        const std::size_t ls = nl == std::string::npos ? 0 : nl + 1;
+        if (src_.find_first_not_of(" \t", ls) < fb) t = "\n" + t;
         edits.push_back({fb, fe, t, 1});
       }
       std::size_t kernel_at =

@@ -1,0 +1,60 @@
+// A kernel that begins on the line of the code before it: the #ifdef dl-annotate puts
+// before the kernel must begin its line, or the directive would not be one (found by
+// the fuzzer).
+struct foo {
+  float bar;
+  int baz;
+};
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
+  const dl_off b = i / w * w;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record foo 8 4 float:bar@0 int:baz@4
+//DL: AoS: f[global_size(0)] -> ASTA AOS2ASTA_foo
+__constant float factor = 3.0f; 
+#ifdef DL_ASTA_T
+__kernel void scale(__global struct foo *f) {
+  const dl_off dl_n_f = (dl_off)((long)get_global_size(0));
+  const dl_off dl_w_f = (dl_off)(DL_ASTA_T);
+  DL_REF(__global, float, f, dl_tiled(dl_w_f, dl_n_f, 8, (get_global_id(0)), 0, 4)) *= factor;
+}
+#else
+__kernel void scale(__global struct foo *f) {
+  f[get_global_id(0)].bar *= factor;
+}
+#endif
