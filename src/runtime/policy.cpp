@@ -324,7 +324,7 @@ void choose(WidthTrial& t, const std::string& how) {
 void settle(WidthTrial& t) {
   for (int i = 0; i < WidthTrial::kTrials; ++i) {
     const double ns = command_ns(t.events[i]);
-    double& best = t.best_ns[i % 2];
+    double& best = t.best_ns[WidthTrial::wide_at(i) ? 1 : 0];
     if (ns > 0 && (best == 0 || ns < best)) best = ns;
     release(t.events[i]);
     t.events[i] = nullptr;
@@ -400,7 +400,7 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
   if (t->chosen >= 0) return t->chosen == 1;
   if (t->enqueued >= WidthTrial::kTrials) return false;  // until the trial is settled
   *trial = t;
-  return t->enqueued % 2 == 1;
+  return WidthTrial::wide_at(t->enqueued);
 }
 
 void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide, cl_event e,
@@ -409,7 +409,8 @@ void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   // A launch of another thread took the slot meanwhile, or the event is missing: it is
   // not a trial launch.
-  if (!e || t->chosen >= 0 || t->enqueued >= WidthTrial::kTrials || (t->enqueued % 2 == 1) != wide)
+  if (!e || t->chosen >= 0 || t->enqueued >= WidthTrial::kTrials ||
+      WidthTrial::wide_at(t->enqueued) != wide)
     return;
   retain(e);
   t->events[t->enqueued++] = e;

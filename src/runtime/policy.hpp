@@ -55,10 +55,13 @@ bool recalls_paying(const ProgramState& ps);
 void save_experience();
 
 /// The offset width of one kernel on one device (DL_OFFSET_WIDTH=measure): its first
-/// kTrials transformed launches alternate between the 32-bit and the 64-bit build, each
-/// timed; once the last has run, the faster build (by the best time of each) is kept.
+/// kTrials transformed launches run the 32-bit, the 64-bit, the 64-bit and the 32-bit build
+/// (so that neither width gets only the odd launches of a kernel that alternates its
+/// buffers, nor only the early ones), each timed; once the last has run, the faster build
+/// (by the best time of each) is kept.
 struct WidthTrial {
   static constexpr int kTrials = 4;
+  static bool wide_at(int launch) { return launch == 1 || launch == 2; }
   int chosen = -1;                // 0: 32-bit, 1: 64-bit; -1: not settled
   int enqueued = 0;               // trial launches enqueued so far
   cl_event events[kTrials] = {};  // theirs (retained until settled)

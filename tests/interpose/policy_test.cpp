@@ -406,9 +406,9 @@ Probe probe(const std::string& env) {
   return p;
 }
 
-TEST(Widths, MeasuredTrialAlternatesThenKeepsOne) {
+TEST(Widths, MeasuredTrialTriesBothThenKeepsOne) {
   const Probe p = probe("");
-  EXPECT_EQ(std::vector<int>(p.ran.begin(), p.ran.begin() + 4), (std::vector<int>{32, 64, 32, 64}));
+  EXPECT_EQ(std::vector<int>(p.ran.begin(), p.ran.begin() + 4), (std::vector<int>{32, 64, 64, 32}));
   const int kept = p.ran[4];
   EXPECT_TRUE(kept == 32 || kept == 64) << kept;
   EXPECT_EQ(std::vector<int>(p.ran.begin() + 4, p.ran.end()), std::vector<int>(4, kept));
@@ -443,7 +443,7 @@ TEST(Widths, RememberedByTheNextRun) {
   const std::string env = "DL_CACHE_DIR='" + cache_dir("widths_kept") + "'";
   const Probe first = probe(env);
   EXPECT_EQ(std::vector<int>(first.ran.begin(), first.ran.begin() + 4),
-            (std::vector<int>{32, 64, 32, 64}));
+            (std::vector<int>{32, 64, 64, 32}));
   // The next run of the same program on the same device: no trial, the kept width.
   const Probe next = probe(env);
   EXPECT_EQ(next.ran, std::vector<int>(8, first.ran[4]));
@@ -451,5 +451,5 @@ TEST(Widths, RememberedByTheNextRun) {
   // DL_CALIBRATE measures again.
   const Probe again = probe(env + " DL_CALIBRATE=1");
   EXPECT_EQ(std::vector<int>(again.ran.begin(), again.ran.begin() + 4),
-            (std::vector<int>{32, 64, 32, 64}));
+            (std::vector<int>{32, 64, 64, 32}));
 }
