@@ -263,7 +263,7 @@ void learn(const std::string& dir) {
   expect_same("heavy_run", r);
   auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
   ASSERT_TRUE(j.is_object() && j["devices"].size() == 1u) << slurp(dir + "/experience.json");
-  const auto& kernels = j["devices"].begin().value();
+  const nlohmann::json kernels = j["devices"].begin().value();
   ASSERT_EQ(kernels.size(), 1u) << j.dump(2);
   const auto entry = kernels.begin();
   EXPECT_NE(entry.key().find("/advance"), std::string::npos) << entry.key();
@@ -299,7 +299,7 @@ TEST(Experience, LongEpochsRecalledConvertFromTheFirstLaunch) {
   EXPECT_NE(r.log.find("recalled an earlier run's experience"), std::string::npos) << r.log;
   // The run's own experience replaced the edited one: t measured here.
   auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
-  const auto& e = j["devices"].begin().value().begin().value();
+  const nlohmann::json e = j["devices"].begin().value().begin().value();
   EXPECT_NE(e["transformed_ns"].get<double>(), 1.0) << j.dump(2);
 }
 
@@ -390,7 +390,7 @@ Probe probe(const std::string& env) {
                                 : "";
   Result r = run("width_probe", "preload", env + cache);
   EXPECT_EQ(r.status, 0) << r.log;
-  const Result& n = native("width_probe");
+  const Result n = native("width_probe");
   Probe p;
   p.ran.resize(8);
   if (r.output.size() < sizeof(int) * 8 || n.output.size() != r.output.size()) {
