@@ -20,13 +20,7 @@ hand="$work/annotated"; mkdir -p "$hand"
 for d in "$root"/bench/apps/*/; do cp "$d"*.h "$hand/" 2>/dev/null || true; done
 cp "$root"/bench/apps/annotated/*.cl "$hand/"
 [ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"
-if [ "$profile" = gpu ]; then
-  cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
-         "blackscholes --n 4194304" "spmv --matrices table1:e40r0000")
-else
-  cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
-         "blackscholes --n 1048576" "spmv --matrices table1:e40r0000")
-fi
+. "$root/bench/scripts/dlmode_cases.sh"
 read -r -a iters <<<"${CURVE_ITERS:-1 2 3 5 10 20 30}"  # (CURVE_ITERS: a shorter list)
 learn_at=10  # where the steady state is measured too
 repeats="${CURVE_REPEATS:-5}"  # its rounds

@@ -23,13 +23,7 @@ for d in "$root"/bench/apps/*/; do cp "$d"*.h "$work/kernels/" 2>/dev/null || tr
 cp "$root"/bench/apps/annotated/*.cl "$work/kernels/"
 export DL_CACHE_DIR="$work/cache"
 ways=(measure 32 64)
-if [ "$profile" = gpu ]; then
-  cases=("micro --S 16 --n 1048576" "lbm --nx 100 --ny 100 --nz 130 --steps 2"
-         "blackscholes --n 4194304" "spmv --matrices table1:e40r0000")
-else
-  cases=("micro --S 16 --n 262144" "lbm --nx 40 --ny 40 --nz 50 --steps 2"
-         "blackscholes --n 1048576" "spmv --matrices table1:e40r0000")
-fi
+. "$root/bench/scripts/dlmode_cases.sh"
 for c in "${cases[@]}"; do
   read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
   for r in $(seq "$rounds"); do

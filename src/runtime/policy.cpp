@@ -43,18 +43,36 @@ Experience from_json(const nlohmann::json& j) {
   return e;
 }
 
+/// Calls fn(device, kernel, entry) for every entry of cache file `name`, DL's per-device
+/// files ({"format": 1, "devices": {device key: {program key/kernel: entry}}}); a file
+/// that is not one has none.
+template <class F>
+void for_each_entry(const char* name, F fn) {
+  const nlohmann::json j = read_cache_file(name);
+  const auto devices = j.find("devices");
+  if (j.value("format", 0) != 1 || devices == j.end() || !devices->is_object()) return;
+  for (const auto& [device, kernels] : devices->items())
+    if (kernels.is_object())
+      for (const auto& [kernel, e] : kernels.items()) fn(device, kernel, e);
+}
+
+/// Cache file `name` as it is, or an empty one of DL's per-device format where it is not.
+nlohmann::json entries_document(const char* name) {
+  nlohmann::json j = read_cache_file(name);
+  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].is_object())
+    j = {{"format", 1}, {"devices", nlohmann::json::object()}};
+  return j;
+}
+
 /// Reads the experience file once (called with the runtime's lock held). DL_CALIBRATE
 /// starts from nothing: the run measures again and its experience replaces the old.
 void load_experience(Runtime& rt) {
   if (rt.experience_loaded) return;
   rt.experience_loaded = true;
   if (rt.controls.DL_CALIBRATE) return;
-  const nlohmann::json j = read_cache_file(kExperienceFile);
-  const auto devices = j.find("devices");
-  if (j.value("format", 0) != 1 || devices == j.end() || !devices->is_object()) return;
-  for (const auto& [device, kernels] : devices->items())
-    if (kernels.is_object())
-      for (const auto& [kernel, e] : kernels.items()) rt.experience[device][kernel] = from_json(e);
+  for_each_entry(kExperienceFile,
+                 [&](const std::string& device, const std::string& kernel,
+                     const nlohmann::json& e) { rt.experience[device][kernel] = from_json(e); });
 }
 
 /// The experience of `kernel` of a program with key `program` on device key `device`.
@@ -166,9 +184,7 @@ void save_experience() {
     }
   }
   if (learned.empty()) return;
-  nlohmann::json j = read_cache_file(kExperienceFile);
-  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].is_object())
-    j = {{"format", 1}, {"devices", nlohmann::json::object()}};
+  nlohmann::json j = entries_document(kExperienceFile);
   for (const auto& [device, kernels] : learned)
     for (const auto& [kernel, e] : kernels) {
       nlohmann::json& slot = j["devices"][device][kernel];
@@ -337,18 +353,14 @@ void load_widths(Runtime& rt) {
   if (rt.widths_loaded) return;
   rt.widths_loaded = true;
   if (rt.controls.DL_CALIBRATE) return;
-  const nlohmann::json j = read_cache_file(kWidthsFile);
-  const auto devices = j.find("devices");
-  if (j.value("format", 0) != 1 || devices == j.end() || !devices->is_object()) return;
-  for (const auto& [device, kernels] : devices->items())
-    if (kernels.is_object())
-      for (const auto& [kernel, w] : kernels.items()) {
-        const auto time = [&w](const char* k) {
-          return w.is_object() && w.contains(k) && w[k].is_number() ? w[k].get<double>() : 0.0;
-        };
-        if (time("ns32") > 0 && time("ns64") > 0)
-          rt.recalled_widths[device][kernel] = {time("ns32"), time("ns64")};
-      }
+  for_each_entry(kWidthsFile, [&](const std::string& device, const std::string& kernel,
+                                  const nlohmann::json& w) {
+    const auto time = [&w](const char* k) {
+      return w.is_object() && w.contains(k) && w[k].is_number() ? w[k].get<double>() : 0.0;
+    };
+    if (time("ns32") > 0 && time("ns64") > 0)
+      rt.recalled_widths[device][kernel] = {time("ns32"), time("ns64")};
+  });
 }
 
 /// A new trial of `ks` on `dev`, settled at once when an earlier run measured it.
@@ -428,9 +440,7 @@ void save_widths() {
         measured[t->device_key][t->program_key + "/" + t->kernel] = {t->best_ns[0], t->best_ns[1]};
   }
   if (measured.empty()) return;
-  nlohmann::json j = read_cache_file(kWidthsFile);
-  if (j.value("format", 0) != 1 || !j.contains("devices") || !j["devices"].is_object())
-    j = {{"format", 1}, {"devices", nlohmann::json::object()}};
+  nlohmann::json j = entries_document(kWidthsFile);
   for (const auto& [device, kernels] : measured)
     for (const auto& [kernel, ns] : kernels)
       j["devices"][device][kernel] = {{"ns32", ns.first}, {"ns64", ns.second}};
