@@ -118,15 +118,17 @@ inline AppOptions parse_app_options(const Args& a, const std::string& app) {
 
 /// Times every `--rewritten` file for every tile width T of the run, on data in the
 /// layout its annotations chose: `run(src, opts, W, what)` returns the kernel's median ms
-/// and checks its result. `opts` are the application's own build options. A file is
-/// rewritten for one record size: only those with a record of `record_bytes` run.
+/// and checks its result. `opts` are the application's own build options. A file whose
+/// records are declared (`//DL: record`) is rewritten for their sizes: it runs only with a
+/// record of `record_bytes`; one without (flat arrays whose length is a kernel argument,
+/// SpMV's `val:float[rows][K]`) serves every size.
 /// Returns {label: {"layout": ..., "ms": {"T=16": ...}}}.
 template <class Run>
 nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, std::size_t record_bytes,
                               const std::string& opts, Run&& run) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& r : o.rewritten) {
-    if (!r.record_bytes.count(record_bytes)) continue;
+    if (!r.record_bytes.empty() && !r.record_bytes.count(record_bytes)) continue;
     nlohmann::json ms = nlohmann::json::object();
     for (const auto& l : o.layouts) {
       if (l.tile < 2) continue;
