@@ -366,6 +366,7 @@ void load_widths(Runtime& rt) {
 /// A new trial of `ks` on `dev`, settled at once when an earlier run measured it.
 std::shared_ptr<WidthTrial> new_trial(Runtime& rt, const KernelState& ks, cl_device_id dev) {
   auto t = std::make_shared<WidthTrial>();
+  t->program = ks.program;
   t->kernel = ks.name;
   t->stats = ks.stats;
   t->device_key = device_key(dev);
@@ -396,9 +397,11 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
   }
   if (mode != "measure") return false;
   const cl_device_id dev = rt.queue(q).device;
-  auto& t = rt.widths[{ks.name, dev}];
+  // Per program: kernels of one name in two programs are two kernels. (A program released
+  // and another made at its address: the trial's program has expired.)
+  auto& t = rt.widths[{ks.program.get(), ks.name, dev}];
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
-  if (!t) t = new_trial(rt, ks, dev);
+  if (!t || t->program.expired()) t = new_trial(rt, ks, dev);
   if (t->chosen < 0 && t->enqueued == WidthTrial::kTrials) {
     // Settled here when every trial launch has completed (no wait under the lock).
     bool done = true;

@@ -67,6 +67,7 @@ struct WidthTrial {
   cl_event events[kTrials] = {};  // theirs (retained until settled)
   double best_ns[2] = {0, 0};     // the best time of each width (0: none measured)
   std::string why;                // the choice and its numbers (for the report)
+  std::weak_ptr<const ProgramState> program;
   std::string kernel;
   std::shared_ptr<KernelStats> stats;   // gets `why` when settled
   std::string device_key, program_key;  // where the choice is remembered (widths.json)

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -361,8 +362,10 @@ class Runtime {
   // The profitability controller (policy.cpp, calibration.cpp).
   std::mutex policy_mutex;  // guards KernelPolicy::rule (completion callbacks update it)
   std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
-  /// The offset width of each kernel on each device (policy.cpp, pick_wide).
-  std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<WidthTrial>> widths;
+  /// The offset width of each kernel of each program on each device (policy.cpp,
+  /// pick_wide).
+  std::map<std::tuple<const ProgramState*, std::string, cl_device_id>, std::shared_ptr<WidthTrial>>
+      widths;
   /// The widths earlier runs measured (the cache's widths.json): by device key, then
   /// program key / kernel, the best times of the 32-bit and the 64-bit build.
   std::map<std::string, std::map<std::string, std::pair<double, double>>> recalled_widths;

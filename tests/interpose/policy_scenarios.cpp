@@ -1,5 +1,7 @@
 // Scenarios of the profitability controller, and of host accesses that touch no
 // converted byte (no conversion back is needed for them).
+#include <cstdlib>
+
 #include "hook_app.hpp"
 
 namespace hookapp {
@@ -86,17 +88,18 @@ void read_every_launch(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
-/// Eight launches of the offset width's probe (hooks.cl): it keeps which build ran each,
-/// then the records.
-void width_probe(Ctx& c) {
-  auto v = make_particles(N, 57);
+/// Eight launches of the offset width's probe (hooks.cl) of program `p`: it keeps which
+/// build ran each, then the records.
+void probe_program(Ctx& c, cl_program p, unsigned seed) {
+  auto v = make_particles(N, seed);
   cl_mem m = buffer(c, v);
   cl_int err = CL_SUCCESS;
   constexpr int launches = 8;
   cl_mem out =
       cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE, launches * sizeof(int), nullptr, &err);
   CHECK(err);
-  cl_kernel k = kernel(c, "width_probe");
+  cl_kernel k = cl.clCreateKernel(p, "width_probe", &err);
+  CHECK(err);
   const int n = N;
   for (int it = 0; it < launches; ++it) {
     set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}, {sizeof it, &it}});
@@ -111,10 +114,24 @@ void width_probe(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
+void width_probe(Ctx& c) {
+  probe_program(c, c.program, 57);
+}
+
+/// The probe of the test program, then of a second build of its source (another option):
+/// a kernel of the same name in another program, whose width is its own.
+void width_probe_two_programs(Ctx& c) {
+  probe_program(c, c.program, 57);
+  cl_program second = build(c, read_file(std::getenv("DL_TEST_KERNELS")), "-DDL_PROBE_SECOND");
+  probe_program(c, second, 58);
+  cl.clReleaseProgram(second);
+}
+
 }  // namespace
 
 void add_policy_scenarios(Scenarios& s) {
   s["width_probe"] = width_probe;
+  s["width_probe_two_programs"] = width_probe_two_programs;
   s["host_writes_outside"] = host_writes_outside;
   s["host_rewrites_converted"] = host_rewrites_converted;
   s["long_run"] = long_run;

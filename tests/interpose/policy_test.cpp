@@ -453,3 +453,22 @@ TEST(Widths, RememberedByTheNextRun) {
   EXPECT_EQ(std::vector<int>(again.ran.begin(), again.ran.begin() + 4),
             (std::vector<int>{32, 64, 64, 32}));
 }
+
+TEST(Widths, EachProgramHasItsOwn) {
+  // The probe kernel of two programs (one source, two builds) in one process: the second
+  // program's kernel of the same name runs its own trial.
+  Result r =
+      run("width_probe_two_programs", "preload", "DL_CACHE_DIR='" + cache_dir("widths_two") + "'");
+  ASSERT_EQ(r.status, 0) << r.log;
+  const Result n = native("width_probe_two_programs");
+  ASSERT_EQ(r.output.size(), n.output.size()) << r.log;
+  const std::size_t part = r.output.size() / 2, ints = sizeof(int) * 8;
+  for (std::size_t at : {std::size_t{0}, part}) {
+    std::vector<int> ran(8);
+    std::memcpy(ran.data(), r.output.data() + at, ints);
+    EXPECT_EQ(std::vector<int>(ran.begin(), ran.begin() + 4), (std::vector<int>{32, 64, 64, 32}))
+        << "program at byte " << at;
+    EXPECT_TRUE(r.output.substr(at + ints, part - ints) == n.output.substr(at + ints, part - ints))
+        << "records of the program at byte " << at;
+  }
+}
