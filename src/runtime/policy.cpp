@@ -134,9 +134,12 @@ std::string program_key(const ProgramState& ps) {
 }
 
 std::shared_ptr<KernelPolicy> Runtime::policy_for(const KernelState& ks, cl_device_id d) {
-  auto& p = policies[{ks.name, d}];
-  if (!p) {
+  // Per program: kernels of one name in two programs are two kernels. (A program released
+  // and another made at its address: the rule's program has expired.)
+  auto& p = policies[{ks.program.get(), ks.name, d}];
+  if (!p || p->program.expired()) {
     p = std::make_shared<KernelPolicy>();
+    p->program = ks.program;
     p->kernel = ks.name;
     p->device = d;
     if (controls.DL_POLICY == "auto" && ks.program) {
@@ -397,8 +400,7 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
   }
   if (mode != "measure") return false;
   const cl_device_id dev = rt.queue(q).device;
-  // Per program: kernels of one name in two programs are two kernels. (A program released
-  // and another made at its address: the trial's program has expired.)
+  // Per program, as the controller's rule (Runtime::policy_for).
   auto& t = rt.widths[{ks.program.get(), ks.name, dev}];
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   if (!t || t->program.expired()) t = new_trial(rt, ks, dev);

@@ -111,6 +111,7 @@ struct KernelStats {
 
 /// The profitability controller's state of one kernel on one device (policy.cpp).
 struct KernelPolicy {
+  std::weak_ptr<const ProgramState> program;
   std::string kernel;
   cl_device_id device = nullptr;
   /// Where its experience is kept across runs (policy.cpp): the device's key and the
@@ -361,7 +362,10 @@ class Runtime {
 
   // The profitability controller (policy.cpp, calibration.cpp).
   std::mutex policy_mutex;  // guards KernelPolicy::rule (completion callbacks update it)
-  std::map<std::pair<std::string, cl_device_id>, std::shared_ptr<KernelPolicy>> policies;
+  /// The controller's rule of each kernel of each program on each device.
+  std::map<std::tuple<const ProgramState*, std::string, cl_device_id>,
+           std::shared_ptr<KernelPolicy>>
+      policies;
   /// The offset width of each kernel of each program on each device (policy.cpp,
   /// pick_wide).
   std::map<std::tuple<const ProgramState*, std::string, cl_device_id>, std::shared_ptr<WidthTrial>>

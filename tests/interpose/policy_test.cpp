@@ -472,3 +472,15 @@ TEST(Widths, EachProgramHasItsOwn) {
         << "records of the program at byte " << at;
   }
 }
+
+TEST(Policy, EachProgramHasItsOwnRule) {
+  // Two programs (one source, two builds) with a kernel of the same name: two rules.
+  const std::string dir = cache_dir("two_rules");
+  calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = true; });
+  Result r = run("width_probe_two_programs", "preload", auto_env(dir));
+  ASSERT_EQ(r.status, 0) << r.log;
+  // (Its outputs say which build ran each launch; Widths.EachProgramHasItsOwn checks them.)
+  int rules = 0;
+  for (const auto& k : r.report["policy"]["kernels"]) rules += k["kernel"] == "width_probe";
+  EXPECT_EQ(rules, 2) << r.report["policy"].dump(2);
+}
