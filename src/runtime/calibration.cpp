@@ -85,11 +85,8 @@ bool from_cache(DeviceProfile& p) {
 
 /// Device time of `e` (profiling), 0 when not available.
 double elapsed(cl_event e) {
-  cl_ulong a = 0, b = 0;
-  if (real().clWaitForEvents(1, &e) != CL_SUCCESS) return 0;
-  real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
-  real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
-  return b > a ? static_cast<double>(b - a) : 0;
+  const double ns = real().clWaitForEvents(1, &e) == CL_SUCCESS ? device_ns(e) : 0;
+  return ns > 0 ? ns : 0;
 }
 
 /// The resources of one calibration, released at the end.

@@ -260,10 +260,9 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
             if (!copy.shadow)
               log().warn("kernel {}: clone of its DL build failed ({})", copy.name, err);
           }
-          if (copy.wide) {
-            cl_int err = CL_SUCCESS;
-            copy.wide = copy.shadow ? real().clCloneKernel(it->second.wide, &err) : nullptr;
-          }
+          // (A 64-bit build that does not clone: the copy keeps 32-bit offsets.)
+          if (copy.wide)
+            copy.wide = copy.shadow ? real().clCloneKernel(it->second.wide, nullptr) : nullptr;
           rt.kernels.insert_or_assign(k, std::move(copy));
         }
         return k;

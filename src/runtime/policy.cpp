@@ -92,17 +92,11 @@ struct Measured {
 
 /// Gives the device time of completed launch `e` to the rule.
 void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed) {
-  cl_ulong start = 0, end = 0;
-  if (status != CL_COMPLETE ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                     nullptr) != CL_SUCCESS ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-          CL_SUCCESS ||
-      end < start)
-    return;
+  const double ns = status == CL_COMPLETE ? device_ns(e) : -1;
+  if (ns < 0) return;
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
-  kp.rule.measured(transformed, static_cast<double>(end - start));
+  kp.rule.measured(transformed, ns);
 }
 
 void CL_CALLBACK on_kernel_done(cl_event e, cl_int status, void* data) {
@@ -309,22 +303,6 @@ void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, 
 
 namespace {
 
-/// The device time of completed command `e`, or 0 (failed, not profiled).
-double command_ns(cl_event e) {
-  cl_int status = CL_COMPLETE;
-  cl_ulong start = 0, end = 0;
-  if (real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                            nullptr) != CL_SUCCESS ||
-      status != CL_COMPLETE ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                     nullptr) != CL_SUCCESS ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-          CL_SUCCESS ||
-      end < start)
-    return 0;
-  return static_cast<double>(end - start);
-}
-
 /// Keeps the faster build of `t` from its best times (`how`: where they come from).
 void choose(WidthTrial& t, const std::string& how) {
   const double b32 = t.best_ns[0], b64 = t.best_ns[1];
@@ -342,7 +320,7 @@ void choose(WidthTrial& t, const std::string& how) {
 /// Runtime::policy_mutex.
 void settle(WidthTrial& t) {
   for (int i = 0; i < WidthTrial::kTrials; ++i) {
-    const double ns = command_ns(t.events[i]);
+    const double ns = device_ns(t.events[i]);
     double& best = t.best_ns[WidthTrial::wide_at(i) ? 1 : 0];
     if (ns > 0 && (best == 0 || ns < best)) best = ns;
     release(t.events[i]);
@@ -404,18 +382,9 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
   auto& t = rt.widths[{ks.program.get(), ks.name, dev}];
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   if (!t || t->program.expired()) t = new_trial(rt, ks, dev);
-  if (t->chosen < 0 && t->enqueued == WidthTrial::kTrials) {
-    // Settled here when every trial launch has completed (no wait under the lock).
-    bool done = true;
-    for (cl_event e : t->events) {
-      cl_int st = CL_COMPLETE;
-      real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
-      done = done && (st == CL_COMPLETE || st < 0);
-    }
-    if (done) settle(*t);
-  }
   if (t->chosen >= 0) return t->chosen == 1;
-  if (t->enqueued >= WidthTrial::kTrials) return false;  // until the trial is settled
+  // The last trial launch's thread settles it (SyncMeasure::finish); until then 32-bit.
+  if (t->enqueued >= WidthTrial::kTrials) return false;
   *trial = t;
   return WidthTrial::wide_at(t->enqueued);
 }

@@ -207,32 +207,43 @@ cl_program create_shadow(const ProgramState& ps, std::size_t source, cl_int* err
   return real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, err);
 }
 
-/// The shadow with 64-bit offsets (-DDL_OFFSET64) on `devs`, or null when it fails (the
-/// kernels keep their 32-bit build: docs/runtime.md, "Offset width").
-cl_program build_wide(const ProgramState& ps, const std::vector<cl_device_id>& devs,
-                      const std::string& opts) {
-  Runtime& rt = Runtime::get();
-  const std::string o = opts + " -DDL_OFFSET64";
+/// The inputs of a clCompileProgram the shadow repeats.
+struct CompileInputs {
+  cl_uint num_headers = 0;
+  const cl_program* headers = nullptr;
+  const char** header_names = nullptr;
+};
+
+/// One DL build of the source of `ps` on `devs` with `opts` (only compiled when `compile`
+/// is given): the program, or null with `*why` the build log (or the DL_FAULT value
+/// `fault`, which forces the failure).
+cl_program build_shadow(const ProgramState& ps, const std::vector<cl_device_id>& devs,
+                        const std::string& opts, const char* fault, const CompileInputs* compile,
+                        std::string* why) {
+  const bool forced = Runtime::get().controls.fault(fault);
+  const auto ndev = static_cast<cl_uint>(devs.size());
   cl_int st = CL_SUCCESS;
-  cl_program w = create_shadow(ps, 0, &st);
-  if (w && rt.controls.fault("offset64"))
+  cl_program p = create_shadow(ps, 0, &st);
+  if (p && forced)
     st = CL_BUILD_PROGRAM_FAILURE;
-  else if (w)
-    st = real().clBuildProgram(w, static_cast<cl_uint>(devs.size()), devs.data(), o.c_str(),
-                               nullptr, nullptr);
-  if (st == CL_SUCCESS) return w;
-  log().warn("program failed to build with -DDL_OFFSET64 (its kernels keep 32-bit offsets): {}",
-             rt.controls.fault("offset64") ? "forced by DL_FAULT=offset64"
-             : w && !devs.empty()          ? build_log(w, devs[0])
-                                           : std::to_string(st));
-  if (w) real().clReleaseProgram(w);
+  else if (p && compile)
+    st = real().clCompileProgram(p, ndev, devs.data(), opts.c_str(), compile->num_headers,
+                                 compile->headers, compile->header_names, nullptr, nullptr);
+  else if (p)
+    st = real().clBuildProgram(p, ndev, devs.data(), opts.c_str(), nullptr, nullptr);
+  if (st == CL_SUCCESS) return p;
+  *why = forced               ? std::string("forced by DL_FAULT=") + fault
+         : p && !devs.empty() ? build_log(p, devs[0])
+                              : std::to_string(st);
+  if (p) real().clReleaseProgram(p);
   return nullptr;
 }
 
 /// Builds (or compiles, for clCompileProgram) the shadow of `ps` with the options and
-/// devices the application's own call had, which succeeded.
-void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
-               const cl_program* headers = nullptr, const char** header_names = nullptr) {
+/// devices the application's own call had, which succeeded; beside it, in a thread of its
+/// own, the same with 64-bit offsets (docs/runtime.md, "Offset width"; compiled inputs,
+/// and so linked programs, have none).
+void build_now(ProgramState& ps, const CompileInputs* compile = nullptr) {
   Runtime& rt = Runtime::get();
   prepare_devices(ps);
   if (std::string why = not_worth_building(ps); !why.empty()) {
@@ -245,43 +256,36 @@ void build_now(ProgramState& ps, bool compile_only, cl_uint num_headers = 0,
     std::lock_guard<std::mutex> lock(rt.mutex);
     devs = ps.devices;
   }
-  const auto ndev = static_cast<cl_uint>(devs.size());
   const std::string opts = shadow_options(ps, ps.options.c_str());
-  // The 64-bit build, beside the 32-bit one, in a thread of its own (linked programs and
-  // compiled inputs have none).
   cl_program wide = nullptr;
+  std::string wide_why;
+  const auto build_wide = [&] {
+    wide = build_shadow(ps, devs, opts + " -DDL_OFFSET64", "offset64", nullptr, &wide_why);
+  };
+  const bool want_wide = !compile && rt.controls.DL_OFFSET_WIDTH != "32";
   std::thread wide_build;
-  const bool want_wide = !compile_only && rt.controls.DL_OFFSET_WIDTH != "32";
   if (want_wide) {
     try {
-      wide_build = std::thread([&] { wide = build_wide(ps, devs, opts); });
+      wide_build = std::thread(build_wide);
     } catch (...) {  // no thread: built after the 32-bit one
     }
   }
-  cl_int st = CL_SUCCESS;
-  cl_program s = create_shadow(ps, 0, &st);
-  if (s && rt.controls.fault("program")) {
-    st = CL_BUILD_PROGRAM_FAILURE;
-  } else if (s) {
-    st = compile_only ? real().clCompileProgram(s, ndev, devs.data(), opts.c_str(), num_headers,
-                                                headers, header_names, nullptr, nullptr)
-                      : real().clBuildProgram(s, ndev, devs.data(), opts.c_str(), nullptr, nullptr);
-  }
+  std::string why;
+  cl_program s = build_shadow(ps, devs, opts, "program", compile, &why);
   if (wide_build.joinable())
     wide_build.join();
-  else if (want_wide && st == CL_SUCCESS)
-    wide = build_wide(ps, devs, opts);
-  if (st != CL_SUCCESS) {
+  else if (want_wide && s)
+    build_wide();
+  if (!s) {
     if (wide) real().clReleaseProgram(wide);
-    const std::string detail = rt.controls.fault("program") ? "forced by DL_FAULT=program"
-                               : s && !devs.empty()         ? build_log(s, devs[0])
-                                                            : std::to_string(st);
     log().warn("program failed to build with -DDL_ASTA_T={} (runs untransformed): {}", ps.tile,
-               detail);
-    if (s) real().clReleaseProgram(s);
+               why);
     set_shadow(ps, nullptr, "the program failed to build with -DDL_ASTA_T");
     return;
   }
+  if (!wide_why.empty())
+    log().warn("program failed to build with -DDL_OFFSET64 (its kernels keep 32-bit offsets): {}",
+               wide_why);
   log().info("program built with -DDL_ASTA_T={}{}", ps.tile,
              wide ? ", with 32-bit and with 64-bit offsets" : "");
   set_shadow(ps, s, {}, wide);
@@ -341,7 +345,7 @@ ProgramState::~ProgramState() {
 void build_deferred(ProgramState& ps) {
   guarded(
       [&] {
-        build_now(ps, false);
+        build_now(ps);
         return 0;
       },
       0);
@@ -520,7 +524,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
         // An earlier run's experience that a kernel converts from its first launch:
         // build now, with the application's build, so that the first launch finds it.
         if (!ps->deferred) {
-          build_now(*ps, false);
+          build_now(*ps);
         } else if (recalls_paying(*ps)) {
           {
             std::lock_guard<std::mutex> lock(rt.mutex);
@@ -556,7 +560,8 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
             ps->options = options ? options : "";
           }
           // Compiled inputs are linked later: their shadows are compiled now.
-          build_now(*ps, true, num_input_headers, input_headers, header_include_names);
+          const CompileInputs inputs{num_input_headers, input_headers, header_include_names};
+          build_now(*ps, &inputs);
           return 0;
         },
         0);

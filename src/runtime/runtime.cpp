@@ -125,6 +125,21 @@ void release(cl_event e) {
   if (e) real().clReleaseEvent(e);
 }
 
+double device_ns(cl_event e) {
+  cl_int status = CL_COMPLETE;
+  cl_ulong start = 0, end = 0;
+  if (real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                            nullptr) != CL_SUCCESS ||
+      status != CL_COMPLETE ||
+      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                     nullptr) != CL_SUCCESS ||
+      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS ||
+      end < start)
+    return -1;
+  return static_cast<double>(end - start);
+}
+
 cl_int finish_blocking(cl_event e, bool app_keeps) {
   cl_int st = real().clWaitForEvents(1, &e);
   if (st == CL_SUCCESS) {

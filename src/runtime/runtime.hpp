@@ -426,6 +426,9 @@ bool attach_shadow(KernelState& ks);
 /// Retains `e` through the real table (null-safe).
 void retain(cl_event e);
 void release(cl_event e);
+/// The device time of completed command `e` (event profiling); negative when it failed,
+/// is not complete or was not profiled.
+double device_ns(cl_event e);
 /// Waits for `e` and releases it unless the application keeps it.
 cl_int finish_blocking(cl_event e, bool app_keeps);
 
