@@ -16,11 +16,10 @@ B="$(cd "$1" && pwd)"; out="$2"; platform="${3:-}"; profile="${4:-gpu}"
 apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
 export DL_CACHE_DIR="${DL_CACHE_DIR:-/tmp/dl-cache}"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-hand="$work/annotated"; mkdir -p "$hand"
-for d in "$root"/bench/apps/*/; do cp "$d"*.h "$hand/" 2>/dev/null || true; done
-cp "$root"/bench/apps/annotated/*.cl "$hand/"
 [ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"
 . "$root/bench/scripts/dlmode_cases.sh"
+hand="$work/annotated"
+dlmode_kernels "$hand"
 read -r -a iters <<<"${CURVE_ITERS:-1 2 3 5 10 20 30}"  # (CURVE_ITERS: a shorter list)
 learn_at=10  # where the steady state is measured too
 repeats="${CURVE_REPEATS:-5}"  # its rounds

@@ -18,12 +18,10 @@ apps="$B/bench/apps"; dlrun="$B/src/interpose/dl-run"
 rounds="${ROUNDS:-5}"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 [ -n "$platform" ] && export DL_BENCH_PLATFORM="$platform"
-mkdir -p "$work/kernels"
-for d in "$root"/bench/apps/*/; do cp "$d"*.h "$work/kernels/" 2>/dev/null || true; done
-cp "$root"/bench/apps/annotated/*.cl "$work/kernels/"
+. "$root/bench/scripts/dlmode_cases.sh"
+dlmode_kernels "$work/kernels"
 export DL_CACHE_DIR="$work/cache"
 ways=(measure 32 64)
-. "$root/bench/scripts/dlmode_cases.sh"
 for c in "${cases[@]}"; do
   read -r -a w <<<"$c"; app="${w[0]}"; args=("${w[@]:1}")
   for r in $(seq "$rounds"); do
