@@ -82,6 +82,42 @@ inline std::uint64_t asta_to_da_tile(std::uint64_t p, std::uint64_t np, const Sl
   return np * o + j * t.size(q) + (q - o);
 }
 
+/// The transposition of a row-major m x n matrix (element (i, j) at i*n + j moves to
+/// j*m + i) as three passes, each of which permutes inside every column or inside every
+/// row only, so each pass runs in parallel over short, independent lines:
+///   1. columns: row r of column j receives row col_rotate(r, j) (a rotation by j / b,
+///      b = n / gcd(m, n); the identity when gcd(m, n) = 1);
+///   2. rows: column j of row r moves to column row_shuffle(r, j);
+///   3. columns: row y of column d receives row col_shuffle(y, d).
+/// Why it is a transposition: the element that ends at q = y*n + d is (i, j) = (q mod m,
+/// q / m); pass 1 puts it in row r = (i - j / b) mod m, pass 2 in column (j*m + i) mod n
+/// = d, pass 3 reads it from there. Pass 2 is a permutation of each row because, in row
+/// r, (j*m + (r + j / b) mod m) mod n is distinct for all j: its residue mod gcd(m, n)
+/// tells j / b, and then j*m mod n tells j mod b. DL runs it on the m x n unit matrix of
+/// DA (m = units per record, n = records) to reach AoS, and backwards.
+struct ThreePass {
+  std::uint64_t m = 0, n = 0, b = 0;
+  ThreePass(std::uint64_t m_, std::uint64_t n_) : m(m_), n(n_) {
+    std::uint64_t x = m, y = n;
+    while (y) {
+      const std::uint64_t t = x % y;
+      x = y;
+      y = t;
+    }
+    b = x ? n / x : 0;
+  }
+  /// Pass 1 is the identity (gcd(m, n) = 1).
+  bool rotates() const { return b != n; }
+  std::uint64_t col_rotate(std::uint64_t r, std::uint64_t j) const { return (r + j / b) % m; }
+  std::uint64_t row_shuffle(std::uint64_t r, std::uint64_t j) const {
+    return (j * m + col_rotate(r, j)) % n;
+  }
+  std::uint64_t col_shuffle(std::uint64_t y, std::uint64_t d) const {
+    const std::uint64_t q = y * n + d;
+    return (q % m + m - (q / m / b) % m) % m;
+  }
+};
+
 /// One cycle of a permutation, as its positions in order (first = smallest).
 using Cycle = std::vector<std::uint64_t>;
 

@@ -9,7 +9,8 @@
  *
  * Record descriptions use dl::Record's text form (name size align type[W][*N]:field@offset
  * ...); layouts are "AoS", "DA" or "ASTA(T)"; algorithms are "auto", "barrier-sync",
- * "pttwac-instance", "pttwac", "pipt", "segmented", "out-of-place" (NULL = auto).
+ * "pttwac-instance", "pttwac", "pipt", "segmented", "out-of-place", "three-pass" (NULL =
+ * auto).
  * Functions returning cl_int return CL_SUCCESS or an OpenCL error code; functions
  * returning handles return NULL on failure. dlLastError() says why (per thread).
  */

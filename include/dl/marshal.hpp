@@ -44,6 +44,8 @@ enum class Algorithm : std::uint8_t {
   Pipt,            // DA <-> ASTA: one work-group per cycle (baseline)
   Segmented,       // DA <-> ASTA: race-free segmented cycle following with a bounded scratch
   OutOfPlace,      // any -> any through a temporary buffer (reference)
+  ThreePass,       // AoS <-> DA: transposition as column, row, column passes (dl::ThreePass);
+                   // records whose slots are all one unit, n up to a work-group's row
 };
 
 const char* algorithm_name(Algorithm a);
@@ -78,6 +80,13 @@ struct MarshalOptions {
   std::size_t segment_batch = 4;
   /// PttwacInstance: preferred bytes per minitile (16, 32, 48 or 64; 0: 32, one sector).
   std::size_t instance_minitile_bytes = 0;
+  /// Whether Auto takes ThreePass for AoS <-> DA, and for DA <-> ASTA(T) through AoS, where
+  /// it can (n up to a work-group's row): Device does on GPUs (where it beats Segmented on
+  /// such n; BarrierSync first where one group holds the whole buffer) and not on CPU
+  /// devices (where Segmented is faster); Always does everywhere, even before BarrierSync
+  /// (tests use it).
+  enum class Prefer : std::uint8_t { Device, Always, Never };
+  Prefer three_pass = Prefer::Device;
   /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").
   std::string build_options;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).

@@ -18,6 +18,7 @@ constexpr Name kNames[] = {
     {Algorithm::Pipt, "pipt"},
     {Algorithm::Segmented, "segmented"},
     {Algorithm::OutOfPlace, "out-of-place"},
+    {Algorithm::ThreePass, "three-pass"},
 };
 
 }  // namespace

@@ -24,6 +24,7 @@ extern const char* const tile_local;
 extern const char* const tile_instance;
 extern const char* const tile_transpose;
 extern const char* const tail_shift;
+extern const char* const transpose3;
 }  // namespace kernels
 
 namespace detail {
@@ -36,8 +37,9 @@ std::size_t tile_local_budget(const DeviceLimits& lim, const MarshalOptions& opt
 std::size_t tile_local_limit(const DeviceLimits& lim);
 
 /// The planner (pure: no OpenCL), behind Marshaler::plan().
+/// `unit`: bytes per unit the buffer offset allows (0: rec.unit()).
 Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
-               const Layout& from, const Layout& to, Algorithm algorithm);
+               const Layout& from, const Layout& to, Algorithm algorithm, std::size_t unit = 0);
 
 /// Per-unit slot table of `rec` for a unit of `unit` bytes (a divisor of rec.unit()):
 /// (start << 16) | size per unit, as kernels/dl_index.h reads it.
@@ -109,6 +111,15 @@ ShiftChunks shift_chunks(const std::vector<std::uint32_t>& st, std::uint64_t n, 
 
 /// Extra device bytes of the tail handling of DA <-> ASTA(T) (0 when n % T == 0).
 std::size_t tail_extra_bytes(const Record& rec, std::size_t unit, std::size_t n, std::uint32_t T);
+
+/// ThreePass: units of a row each work-item holds (DL_TP_K in kernels/transpose3.cl), the
+/// longest row (records) a device's work-group can hold, and the passes for n records
+/// (pass 1 is skipped when gcd(units per record, n) = 1).
+inline std::size_t three_pass_row_units(std::size_t unit) {
+  return unit >= 16 ? 8 : (unit == 8 ? 16 : 32);
+}
+std::size_t three_pass_row_capacity(const DeviceLimits& lim, std::size_t unit);
+std::size_t three_pass_passes(const Record& rec, std::size_t unit, std::size_t n);
 
 /// Extra-memory bound of the in-place algorithms: 2% of the buffer, 64 KiB minimum
 /// (or MarshalOptions::max_extra_bytes).
@@ -185,6 +196,9 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
 /// transpose for AoS <-> DA, the generic map copy otherwise.
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
                        const Layout& to, std::string* err);
+/// Bytes per unit for buffer offsets `offset` and `other_offset`: rec.unit(), halved until
+/// it divides both.
+std::size_t offset_unit(const Record& rec, std::size_t offset, std::size_t other_offset);
 /// Fills the job's geometry (unit from both offsets, slot table).
 cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::size_t other_offset);
 /// Resolves kernels, then enqueues the job's ops chained with events.
@@ -192,6 +206,7 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
              cl_event* done, MarshalResult& r);
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err);
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
+cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 
 }  // namespace detail
 }  // namespace dl

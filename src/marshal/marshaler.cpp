@@ -133,12 +133,17 @@ std::size_t Job::groups(std::size_t wanted) const {
 
 namespace detail {
 
+std::size_t offset_unit(const Record& rec, std::size_t offset, std::size_t other_offset) {
+  std::size_t unit = rec.unit();
+  while (offset % unit || other_offset % unit) unit /= 2;
+  return unit;
+}
+
 cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::size_t other_offset) {
   job.n = n;
   job.buffer = buffer;
   job.offset = offset;
-  job.unit = static_cast<unsigned>(job.rec.unit());
-  while (offset % job.unit || other_offset % job.unit) job.unit /= 2;
+  job.unit = static_cast<unsigned>(offset_unit(job.rec, offset, other_offset));
   job.ru = static_cast<std::uint32_t>(job.rec.size() / job.unit);
   job.base = offset / job.unit;
   bool uni = false;
@@ -166,6 +171,16 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
   }
 
   cl_event prev = nullptr;
+  if (job.ops.empty() && (done || num_wait)) {
+    // Nothing moves (e.g. a record of one unit, or one record): the caller's wait list
+    // still orders what follows.
+    err = api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, &prev);
+    if (err != CL_SUCCESS) {
+      r.status = err;
+      r.error = "enqueueing a marker failed with OpenCL error " + std::to_string(err);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < job.ops.size(); ++i) {
     const detail::Op& op = job.ops[i];
     const cl_uint nw = i == 0 ? num_wait : 1;
@@ -213,7 +228,10 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
                                  const Layout& to, Algorithm algorithm, cl_uint num_wait,
                                  const cl_event* wait, cl_event* done) {
   MarshalResult r;
-  r.plan = plan(rec, n, from, to, algorithm);
+  // A buffer offset less aligned than the record's unit moves smaller units: plan for them.
+  const std::size_t unit = detail::offset_unit(rec, offset, offset);
+  r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm, unit);
+  impl_->refine(r.plan, rec, n, algorithm);
   if (!r.plan.ok) {
     r.status = CL_INVALID_VALUE;
     r.error = r.plan.reason;
@@ -259,6 +277,9 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
       case Algorithm::PttwacInstance:
         err = detail::add_tile_instance(job, s, &why);
         break;
+      case Algorithm::ThreePass:
+        err = detail::add_three_pass(job, s, &why);
+        break;
       case Algorithm::Segmented:
       case Algorithm::Pttwac:
       case Algorithm::Pipt:
@@ -279,8 +300,13 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
   }
   detail::execute(job, queue, num_wait, wait, done, r);
   if (r.status != CL_SUCCESS) return r;
-  dl::logger().debug("marshal {} records of {} bytes {} -> {}: {} commands", n, rec.size(),
-                     from.str(), to.str(), job.ops.size());
+  if (dl::logger().should_log(spdlog::level::debug)) {
+    std::string algos;
+    for (const PlanStep& s : r.plan.steps)
+      algos += std::string(algos.empty() ? "" : " + ") + algorithm_name(s.algorithm);
+    dl::logger().debug("marshal {} records of {} bytes {} -> {}: {}, {} commands", n, rec.size(),
+                       from.str(), to.str(), algos, job.ops.size());
+  }
   return r;
 }
 

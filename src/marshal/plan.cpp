@@ -27,7 +27,29 @@ struct Ctx {
   const MarshalOptions& opt;
   const Record& rec;
   std::size_t n;
+  std::size_t unit;  // bytes per unit the buffer's offset allows
+  bool three_pass;   // Auto may take ThreePass
+  bool first;        // ... even before BarrierSync (MarshalOptions::Prefer::Always)
 };
+
+// Empty when ThreePass can transpose DA (m x n units) <-> AoS for this record and n.
+std::string three_pass_refuses(const Ctx& c) {
+  const std::size_t m = c.rec.size() / c.unit;
+  if (!SlotTable(c.rec, c.unit).uniform())
+    return "three-pass needs every slot of the record to be one unit (" + std::to_string(c.unit) +
+           "-byte units)";
+  const std::size_t cap = three_pass_row_capacity(c.lim, c.unit);
+  if (c.n > cap)
+    return "three-pass holds a row of at most " + std::to_string(cap) + " records in one " +
+           "work-group (n = " + std::to_string(c.n) + ")";
+  if ((c.n + 1) * m >= (std::size_t(1) << 31))
+    return "three-pass indexes units with 32 bits (" + std::to_string(m) + " x " +
+           std::to_string(c.n) + " units)";
+  if (m * c.unit > tile_local_budget(c.lim, c.opt))
+    return "three-pass needs a column (one record, " + std::to_string(m * c.unit) +
+           " bytes) to fit local memory";
+  return {};
+}
 
 // Empty when `a` can run the single step from -> to (canonical layouts), else why not.
 std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout& to) {
@@ -55,6 +77,11 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
                " units) in local memory";
       return {};
     }
+    case Algorithm::ThreePass: {
+      const bool aos_da = (is_aos(from) && is_da(to)) || (is_da(from) && is_aos(to));
+      if (!aos_da) return "three-pass converts between AoS and DA only";
+      return three_pass_refuses(c);
+    }
     case Algorithm::Pttwac:
     case Algorithm::Pipt:
     case Algorithm::Segmented:
@@ -69,8 +96,10 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
 // The in-place algorithm Auto picks for a single step, or Auto when there is none.
 // (Segmented is replaced by Pttwac later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
-  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Segmented})
-    if (refuses(c, a, from, to).empty()) return a;
+  if (c.first && refuses(c, Algorithm::ThreePass, from, to).empty()) return Algorithm::ThreePass;
+  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::ThreePass, Algorithm::PttwacInstance,
+                      Algorithm::Segmented})
+    if ((a != Algorithm::ThreePass || c.three_pass) && refuses(c, a, from, to).empty()) return a;
   return Algorithm::Auto;
 }
 
@@ -119,7 +148,7 @@ std::size_t tile_local_budget(const DeviceLimits& lim, const MarshalOptions& opt
 }
 
 Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
-               const Layout& from_in, const Layout& to_in, Algorithm algorithm) {
+               const Layout& from_in, const Layout& to_in, Algorithm algorithm, std::size_t unit) {
   Plan p;
   if (rec.size() == 0 || rec.slots().empty()) {
     p.reason = "empty record";
@@ -144,18 +173,34 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   p.ok = true;
   if (n == 0 || from == to) return p;  // same map: nothing moves
 
-  const Ctx c{lim, opt, rec, n};
+  const bool three_pass_auto = opt.three_pass == MarshalOptions::Prefer::Always ||
+                               (opt.three_pass == MarshalOptions::Prefer::Device && lim.gpu);
+  const Ctx c{lim,
+              opt,
+              rec,
+              n,
+              unit ? unit : rec.unit(),
+              three_pass_auto,
+              opt.three_pass == MarshalOptions::Prefer::Always};
   std::vector<PlanStep> single{{algorithm, from, to}};
   std::vector<PlanStep> steps;
+  // Three passes over the whole buffer take AoS <-> DA (and DA <-> ASTA through AoS) for
+  // the n a work-group's row holds; longer DA rows go through ASTA tiles.
+  const bool three_pass =
+      ((algorithm == Algorithm::Auto && three_pass_auto) || algorithm == Algorithm::ThreePass) &&
+      three_pass_refuses(c).empty();
   // Composite routes: ASTA(a) <-> ASTA(b) and DA <-> ASTA/DA through AoS... (see below).
   auto route = [&]() -> std::vector<PlanStep> {
     if (is_asta(from) && is_asta(to))
       return {{Algorithm::Auto, from, Layout::aos()}, {Algorithm::Auto, Layout::aos(), to}};
+    if (three_pass && ((is_da(from) && is_asta(to)) || (is_asta(from) && is_da(to))))
+      return {{Algorithm::Auto, from, Layout::aos()}, {Algorithm::Auto, Layout::aos(), to}};
     // AoS <-> DA: one group may take all n records only when they are few; otherwise
     // AoS <-> ASTA(t) (barrier-sync) composed with ASTA(t) <-> DA (in-place transposition).
     const bool aos_da = (is_aos(from) && is_da(to)) || (is_da(from) && is_aos(to));
-    if (aos_da && (n * rec.size() > tile_local_budget(lim, opt) ||
-                   !refuses(c, Algorithm::BarrierSync, from, to).empty())) {
+    if (aos_da && !three_pass &&
+        (n * rec.size() > tile_local_budget(lim, opt) ||
+         !refuses(c, Algorithm::BarrierSync, from, to).empty())) {
       const std::uint32_t t = compose_tile(c);
       if (t < n) {
         const Layout mid = Layout::asta(t);
@@ -176,6 +221,8 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
     }
   } else {
     std::string why = refuses(c, algorithm, from, to);
+    if (algorithm == Algorithm::ThreePass && !three_pass && !three_pass_refuses(c).empty())
+      why = three_pass_refuses(c);
     if (why.empty()) {
       steps = single;
     } else {

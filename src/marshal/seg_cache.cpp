@@ -69,6 +69,8 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
     if (s.algorithm == Algorithm::OutOfPlace) {
       extra = bytes;
       moved = 4 * bytes;
+    } else if (s.algorithm == Algorithm::ThreePass) {
+      moved = 2 * bytes * detail::three_pass_passes(rec, unit, n);
     } else if (da_asta_algorithm(s.algorithm)) {
       const unsigned dir = s.from.kind == LayoutKind::DA ? 0 : 1;
       const std::uint32_t T = dir == 0 ? s.to.tile : s.from.tile;

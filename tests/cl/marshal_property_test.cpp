@@ -47,7 +47,7 @@ dl::Record random_record(std::uint32_t seed) {
 
 const Algorithm kAlgorithms[] = {
     Algorithm::Auto, Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Pttwac,
-    Algorithm::Pipt, Algorithm::Segmented,   Algorithm::OutOfPlace};
+    Algorithm::Pipt, Algorithm::Segmented,   Algorithm::OutOfPlace,     Algorithm::ThreePass};
 
 class RandomRecord : public ::testing::TestWithParam<std::uint32_t> {};
 

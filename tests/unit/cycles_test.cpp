@@ -96,3 +96,54 @@ TEST(Cycles, AgreeWithLayoutMaps) {
       }
   }
 }
+
+// ThreePass: each pass permutes inside every column (passes 1, 3) or row (pass 2), and
+// the three applied in order to the m x n row-major matrix give its transpose; exhaustive
+// over m, n <= 40 (every gcd from 1 to 40) and a few large, skewed shapes.
+TEST(Cycles, ThreePassIsTheTransposition) {
+  auto check = [](std::uint64_t m, std::uint64_t n) {
+    const dl::ThreePass tp(m, n);
+    std::vector<std::uint64_t> a(m * n), b(m * n);
+    for (std::uint64_t k = 0; k < m * n; ++k) a[k] = k;
+    std::vector<int> hit;
+    for (std::uint64_t j = 0; j < n; ++j) {  // pass 1: gather inside column j
+      hit.assign(m, 0);
+      for (std::uint64_t r = 0; r < m; ++r) {
+        const std::uint64_t s = tp.col_rotate(r, j);
+        ASSERT_LT(s, m);
+        ASSERT_EQ(hit[s]++, 0) << "pass 1 not a permutation, m=" << m << " n=" << n;
+        b[r * n + j] = a[s * n + j];
+      }
+    }
+    if (!tp.rotates()) {
+      ASSERT_EQ(a, b) << "pass 1 should be the identity, m=" << m << " n=" << n;
+    }
+    for (std::uint64_t r = 0; r < m; ++r) {  // pass 2: scatter inside row r
+      hit.assign(n, 0);
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const std::uint64_t d = tp.row_shuffle(r, j);
+        ASSERT_LT(d, n);
+        ASSERT_EQ(hit[d]++, 0) << "pass 2 not a permutation, m=" << m << " n=" << n;
+        a[r * n + d] = b[r * n + j];
+      }
+    }
+    for (std::uint64_t d = 0; d < n; ++d) {  // pass 3: gather inside column d
+      hit.assign(m, 0);
+      for (std::uint64_t y = 0; y < m; ++y) {
+        const std::uint64_t s = tp.col_shuffle(y, d);
+        ASSERT_LT(s, m);
+        ASSERT_EQ(hit[s]++, 0) << "pass 3 not a permutation, m=" << m << " n=" << n;
+        b[y * n + d] = a[s * n + d];
+      }
+    }
+    for (std::uint64_t k = 0; k < m * n; ++k)
+      ASSERT_EQ(b[dl::transpose_next(k, m, n)], k) << "m=" << m << " n=" << n << " k=" << k;
+  };
+  for (std::uint64_t m = 1; m <= 40; ++m)
+    for (std::uint64_t n = 1; n <= 40; ++n) check(m, n);
+  check(62, 17281);
+  check(40, 11948);
+  check(197, 360);
+  check(1, 1000);
+  check(1000, 1);
+}
