@@ -36,7 +36,12 @@ Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
   auto& m = marshalers[{c, d}];
   if (!m) {
     try {
-      m = std::make_unique<Marshaler>(c, d, &real());
+      MarshalOptions o;
+      const std::string& tp = controls.DL_THREE_PASS;
+      o.three_pass = tp == "on"    ? MarshalOptions::Prefer::Always
+                     : tp == "off" ? MarshalOptions::Prefer::Never
+                                   : MarshalOptions::Prefer::Device;
+      m = std::make_unique<Marshaler>(c, d, &real(), o);
     } catch (const std::exception& e) {
       log().warn("no marshaler for the device: {}", e.what());
       return nullptr;

@@ -29,6 +29,8 @@ std::string kernel_name(Form f, Shape s) {
     switch (f) {
       case Form::Upd:
         return std::string("fupd_") + i.name;
+      case Form::UpdDA:
+        return std::string("fupdda_") + i.name;
       case Form::UpdG:
         return std::string("fupdg_") + i.name;
       case Form::Cap:

@@ -245,6 +245,7 @@ void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool rea
     forms.push_back(Form::UpdK);
     forms.push_back(Form::UpdK);
     forms.push_back(Form::SumK);
+    forms.push_back(Form::UpdDA);
   }
   if (!si.flat) {
     forms.push_back(Form::UpdDA);

@@ -296,6 +296,16 @@ __kernel void fupd_3(__global float *g, int n, int k) {
   g[3 * i + 2] += (float)(k + 2);
 }
 
+// Records of one-unit slots in DA: marshaled in three passes where the planner takes them.
+//DL: AoS: g[n][3] -> DA
+__kernel void fupdda_3(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[3 * i + 0] += (float)(k + 0);
+  g[3 * i + 1] += (float)(k + 1);
+  g[3 * i + 2] += (float)(k + 2);
+}
+
 //DL: AoS: g[global_size(0)][3]
 __kernel void fupdg_3(__global float *g, int k) {
   int i = get_global_id(0);
@@ -354,6 +364,18 @@ __kernel void femit_3(__global float *g, int n, int k) {
 
 //DL: AoS: g[n][5]
 __kernel void fupd_5(__global float *g, int n, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  g[5 * i + 0] += (float)(k + 0);
+  g[5 * i + 1] += (float)(k + 1);
+  g[5 * i + 2] += (float)(k + 2);
+  g[5 * i + 3] += (float)(k + 3);
+  g[5 * i + 4] += (float)(k + 4);
+}
+
+// Records of one-unit slots in DA: marshaled in three passes where the planner takes them.
+//DL: AoS: g[n][5] -> DA
+__kernel void fupdda_5(__global float *g, int n, int k) {
   int i = get_global_id(0);
   if (i >= n) return;
   g[5 * i + 0] += (float)(k + 0);
