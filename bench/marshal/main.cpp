@@ -310,15 +310,32 @@ void run_buffer(Bench& B, const std::string& group, const std::string& shape, co
 json targets(const json& rows) {
   struct Target {
     const char* name;
+    const char* group;
     std::vector<std::string> algorithms;
     double min_ratio;
     double max_extra_pct;
+    bool da_asta = false;  // only rows between DA and ASTA(T)
   };
   const Target ts[] = {
-      {"AoS<->ASTA barrier-sync >= 90% of copy", {"barrier-sync"}, 0.90, 1e9},
-      {"AoS<->ASTA PTTWAC-in-instance >= 40% of copy", {"pttwac-instance"}, 0.40, 1e9},
-      {"DA<->ASTA in place (DL's segmented) >= 30% of copy, extra <= 2%", {"segmented"}, 0.30, 2.0},
-      {"out-of-place tiled transpose >= 85% of copy", {"tiled-transpose"}, 0.85, 1e9},
+      {"AoS<->ASTA barrier-sync >= 90% of copy", "sweep", {"barrier-sync"}, 0.90, 1e9},
+      {"AoS<->ASTA PTTWAC-in-instance >= 40% of copy", "sweep", {"pttwac-instance"}, 0.40, 1e9},
+      {"DA<->ASTA in place (DL's segmented) >= 30% of copy, extra <= 2%",
+       "sweep",
+       {"segmented"},
+       0.30,
+       2.0},
+      {"out-of-place tiled transpose >= 85% of copy", "sweep", {"tiled-transpose"}, 0.85, 1e9},
+      {"Table 1 shapes: AoS<->ASTA barrier-sync >= 90% of copy",
+       "table1",
+       {"barrier-sync"},
+       0.90,
+       1e9},
+      {"Table 1 shapes: DA<->ASTA in place (planner's choice) >= 30% of copy, extra <= 2%",
+       "table1",
+       {"auto"},
+       0.30,
+       2.0,
+       true},
   };
   json out = json::array();
   for (const auto& t : ts) {
@@ -327,7 +344,12 @@ json targets(const json& rows) {
     std::string worst_row;
     json worst_detail;
     for (const auto& w : rows) {
-      if (w["group"] != "sweep") continue;
+      if (w["group"] != t.group) continue;
+      if (t.da_asta) {
+        const std::string f = w["from"], to = w["to"];
+        if (!((f == "DA" && to.rfind("ASTA", 0) == 0) || (to == "DA" && f.rfind("ASTA", 0) == 0)))
+          continue;
+      }
       const std::string a = w["algorithm"];
       if (std::find(t.algorithms.begin(), t.algorithms.end(), a) == t.algorithms.end()) continue;
       ++n;
@@ -431,8 +453,10 @@ int main(int argc, char** argv) try {
         const auto asta = dl::Layout::asta(std::uint32_t(T));
         for (A a : {A::BarrierSync, A::PttwacInstance, A::OutOfPlace})
           jobs.push_back({aos, asta, a});
-        for (A a : {A::Segmented, A::Pttwac, A::Pipt}) jobs.push_back({da, asta, a});
+        for (A a : {A::Segmented, A::Pttwac, A::Pipt, A::ThreePass, A::Auto})
+          jobs.push_back({da, asta, a});
       }
+      jobs.push_back({aos, da, A::ThreePass});
       jobs.push_back({aos, da, A::Auto});
       jobs.push_back({aos, da, A::OutOfPlace});
       jobs.push_back({aos, da, A::OutOfPlace, true});
@@ -452,8 +476,10 @@ int main(int argc, char** argv) try {
         const auto asta = dl::Layout::asta(std::uint32_t(T));
         for (A a : {A::BarrierSync, A::PttwacInstance, A::OutOfPlace})
           jobs.push_back({aos, asta, a});
-        for (A a : {A::Segmented, A::Pttwac, A::Pipt}) jobs.push_back({da, asta, a});
+        for (A a : {A::Segmented, A::Pttwac, A::Pipt, A::ThreePass, A::Auto})
+          jobs.push_back({da, asta, a});
       }
+      jobs.push_back({aos, da, A::ThreePass});
       jobs.push_back({aos, da, A::OutOfPlace});
       jobs.push_back({aos, da, A::OutOfPlace, true});
       jobs.push_back({aos, da, A::Auto});
