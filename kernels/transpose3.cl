@@ -5,12 +5,13 @@
 //   dl_tp_cols: a work-group takes a band of W consecutive columns (m x W units, rows
 //     read and written coalesced) into local memory, barrier, writes it back permuted
 //     inside each column (pass 1, its inverse, pass 3 or its inverse: `mode`);
-//   dl_tp_rows: a work-group takes a whole row (n units) into registers (DL_TP_K per
-//     work-item), barrier, and stores it permuted (pass 2: scatter; inverse: the loads
-//     gather, the stores are in order). Every load of the row precedes every store.
+//   dl_tp_rows: a work-group takes a whole row (n units) into local memory (its first
+//     `lunits` units) and registers (DL_TP_K per work-item, the rest), barrier, and stores
+//     it permuted (pass 2: scatter; inverse: the loads gather, the stores are in order).
+//     Every load of the row precedes every store.
 // No scratch, no atomics; one barrier per band or row.
 #ifndef DL_TP_K
-#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 8 : (DL_UNIT_BYTES == 8 ? 16 : 32))
+#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 4 : (DL_UNIT_BYTES == 8 ? 8 : 16))
 #endif
 
 typedef struct {
@@ -89,23 +90,28 @@ __kernel void dl_tp_cols(__global U* buf, ulong base, uint m, uint n, uint b, ui
   }
 }
 
-// inv 0: pass 2; 1: its inverse. Needs n <= DL_TP_K * local size.
-__kernel void dl_tp_rows(__global U* buf, ulong base, uint m, uint n, uint b, uint inv) {
+// inv 0: pass 2; 1: its inverse. Needs n <= lunits + DL_TP_K * local size.
+__kernel void dl_tp_rows(__global U* buf, ulong base, uint m, uint n, uint b, uint inv,
+                         __local U* lds, uint lunits) {
   const dl_tp t = dl_tp_make(m, n, b);
   const uint lid = get_local_id(0), lsz = get_local_size(0);
+  const uint nl = min(n, lunits);
   for (uint r = get_group_id(0); r < m; r += get_num_groups(0)) {
     __global U* row = buf + base + (ulong)r * n;
+    for (uint j = lid; j < nl; j += lsz) lds[j] = row[inv ? dl_tp_row(t, r, j) : j];
     U v[DL_TP_K];
 #pragma unroll
     for (uint k = 0; k < DL_TP_K; ++k) {
-      const uint j = lid + k * lsz;
+      const uint j = nl + lid + k * lsz;
       if (j < n) v[k] = row[inv ? dl_tp_row(t, r, j) : j];
     }
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint j = lid; j < nl; j += lsz) row[inv ? j : dl_tp_row(t, r, j)] = lds[j];
 #pragma unroll
     for (uint k = 0; k < DL_TP_K; ++k) {
-      const uint j = lid + k * lsz;
+      const uint j = nl + lid + k * lsz;
       if (j < n) row[inv ? j : dl_tp_row(t, r, j)] = v[k];
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

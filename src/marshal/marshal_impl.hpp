@@ -112,13 +112,15 @@ ShiftChunks shift_chunks(const std::vector<std::uint32_t>& st, std::uint64_t n, 
 /// Extra device bytes of the tail handling of DA <-> ASTA(T) (0 when n % T == 0).
 std::size_t tail_extra_bytes(const Record& rec, std::size_t unit, std::size_t n, std::uint32_t T);
 
-/// ThreePass: units of a row each work-item holds (DL_TP_K in kernels/transpose3.cl), the
-/// longest row (records) a device's work-group can hold, and the passes for n records
-/// (pass 1 is skipped when gcd(units per record, n) = 1).
+/// ThreePass: units of a row each work-item holds in registers (DL_TP_K in
+/// kernels/transpose3.cl; the rest of the row is in local memory), the longest row
+/// (records) a device's work-group can hold, and the passes for n records (pass 1 is
+/// skipped when gcd(units per record, n) = 1).
 inline std::size_t three_pass_row_units(std::size_t unit) {
-  return unit >= 16 ? 8 : (unit == 8 ? 16 : 32);
+  return unit >= 16 ? 4 : (unit == 8 ? 8 : 16);
 }
-std::size_t three_pass_row_capacity(const DeviceLimits& lim, std::size_t unit);
+std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOptions& opt,
+                                    std::size_t unit);
 std::size_t three_pass_passes(const Record& rec, std::size_t unit, std::size_t n);
 
 /// Extra-memory bound of the in-place algorithms: 2% of the buffer, 64 KiB minimum

@@ -223,6 +223,47 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
 
 }  // namespace detail
 
+namespace {
+
+bool uses(const Plan& p, Algorithm a) {
+  for (const PlanStep& s : p.steps)
+    if (s.algorithm == a) return true;
+  return false;
+}
+
+// Turns each step of `p` into the job's ops.
+cl_int add_steps(detail::Job& job, const Plan& p, std::string* why) {
+  cl_int err = CL_SUCCESS;
+  for (const PlanStep& s : p.steps) {
+    if (err != CL_SUCCESS) break;
+    switch (s.algorithm) {
+      case Algorithm::BarrierSync:
+        err = detail::add_tile_local(job, s, why);
+        break;
+      case Algorithm::OutOfPlace:
+        err = detail::add_out_of_place(job, s, why);
+        break;
+      case Algorithm::PttwacInstance:
+        err = detail::add_tile_instance(job, s, why);
+        break;
+      case Algorithm::ThreePass:
+        err = detail::add_three_pass(job, s, why);
+        break;
+      case Algorithm::Segmented:
+      case Algorithm::Pttwac:
+      case Algorithm::Pipt:
+        err = detail::add_da_asta(job, s, why);
+        break;
+      default:
+        err = CL_INVALID_OPERATION;
+        *why = std::string(algorithm_name(s.algorithm)) + " cannot run as a plan step";
+    }
+  }
+  return err;
+}
+
+}  // namespace
+
 MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::size_t offset,
                                  const Record& rec, std::size_t n, const Layout& from,
                                  const Layout& to, Algorithm algorithm, cl_uint num_wait,
@@ -261,34 +302,28 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     return r;
   }
 
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  detail::Job job(*impl_, rec);
-  err = detail::setup(job, n, buffer, offset, offset);
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  auto job = std::make_unique<detail::Job>(*impl_, rec);
+  err = detail::setup(*job, n, buffer, offset, offset);
   std::string why;
-  for (const PlanStep& s : r.plan.steps) {
-    if (err != CL_SUCCESS) break;
-    switch (s.algorithm) {
-      case Algorithm::BarrierSync:
-        err = detail::add_tile_local(job, s, &why);
-        break;
-      case Algorithm::OutOfPlace:
-        err = detail::add_out_of_place(job, s, &why);
-        break;
-      case Algorithm::PttwacInstance:
-        err = detail::add_tile_instance(job, s, &why);
-        break;
-      case Algorithm::ThreePass:
-        err = detail::add_three_pass(job, s, &why);
-        break;
-      case Algorithm::Segmented:
-      case Algorithm::Pttwac:
-      case Algorithm::Pipt:
-        err = detail::add_da_asta(job, s, &why);
-        break;
-      default:
-        err = CL_INVALID_OPERATION;
-        why = std::string(algorithm_name(s.algorithm)) + " cannot run as a plan step";
-    }
+  if (err == CL_SUCCESS) err = add_steps(*job, r.plan, &why);
+  if (err != CL_SUCCESS && algorithm == Algorithm::Auto && uses(r.plan, Algorithm::ThreePass)) {
+    // The device's kernel cannot hold a row the planner expected it to (fewer registers
+    // than the device's work-group limit suggests): plan without three passes.
+    dl::logger().debug("marshal {} -> {}: {}; planning without three-pass", from.str(), to.str(),
+                       why);
+    job.reset();
+    lock.unlock();
+    MarshalOptions o = impl_->opt;
+    o.three_pass = MarshalOptions::Prefer::Never;
+    r.plan = detail::make_plan(impl_->lim, o, rec, n, from, to, algorithm, unit);
+    impl_->refine(r.plan, rec, n, algorithm);
+    lock.lock();
+    why.clear();
+    job = std::make_unique<detail::Job>(*impl_, rec);
+    err = r.plan.ok ? detail::setup(*job, n, buffer, offset, offset) : CL_INVALID_VALUE;
+    if (!r.plan.ok) why = r.plan.reason;
+    if (err == CL_SUCCESS) err = add_steps(*job, r.plan, &why);
   }
   if (err != CL_SUCCESS) {
     r.status = err;
@@ -298,14 +333,14 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     dl::logger().debug("marshal {} -> {} refused: {}", from.str(), to.str(), r.error);
     return r;
   }
-  detail::execute(job, queue, num_wait, wait, done, r);
+  detail::execute(*job, queue, num_wait, wait, done, r);
   if (r.status != CL_SUCCESS) return r;
   if (dl::logger().should_log(spdlog::level::debug)) {
     std::string algos;
     for (const PlanStep& s : r.plan.steps)
       algos += std::string(algos.empty() ? "" : " + ") + algorithm_name(s.algorithm);
     dl::logger().debug("marshal {} records of {} bytes {} -> {}: {}, {} commands", n, rec.size(),
-                       from.str(), to.str(), algos, job.ops.size());
+                       from.str(), to.str(), algos, job->ops.size());
   }
   return r;
 }

@@ -7,8 +7,10 @@
 
 namespace dl::detail {
 
-std::size_t three_pass_row_capacity(const DeviceLimits& lim, std::size_t unit) {
-  return std::min<std::size_t>(lim.max_work_group_size, 1024) * three_pass_row_units(unit);
+std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOptions& opt,
+                                    std::size_t unit) {
+  return tile_local_budget(lim, opt) / unit +
+         std::min<std::size_t>(lim.max_work_group_size, 1024) * three_pass_row_units(unit);
 }
 
 std::size_t three_pass_passes(const Record& rec, std::size_t unit, std::size_t n) {
@@ -33,18 +35,30 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
   if (e == CL_SUCCESS) e = job.m.kernel(job.unit, "dl_tp_cols", &cols, err);
   if (e != CL_SUCCESS) return e;
 
-  // Rows: one work-group holds a row of n units, three_pass_row_units() per work-item.
+  // Rows: one work-group holds a row of n units, its first `lunits` in local memory (the
+  // barrier-sync budget, within what the kernel leaves) and three_pass_row_units() per
+  // work-item in registers.
   std::size_t kmax = 0;
+  cl_ulong used = 0;
   job.m.api->clGetKernelWorkGroupInfo(rows, job.m.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax),
                                       &kmax, nullptr);
+  job.m.api->clGetKernelWorkGroupInfo(rows, job.m.dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(used),
+                                      &used, nullptr);
   kmax = std::min(kmax, job.m.lim.max_work_group_size);
+  if (job.m.opt.work_group_size) kmax = std::min(kmax, job.m.opt.work_group_size);
+  const std::size_t local =
+      std::min(tile_local_budget(job.m.lim, job.m.opt),
+               tile_local_limit(job.m.lim) - std::min<std::size_t>(used, 1024));
+  const std::size_t lunits = std::min<std::size_t>(n, local / job.unit);
   const std::size_t per = three_pass_row_units(job.unit);
-  const std::size_t row_wg = ((n + per - 1) / per + 31) / 32 * 32;
+  const std::size_t rest = n - lunits;
+  std::size_t row_wg = std::max<std::size_t>(32, ((rest + per - 1) / per + 31) / 32 * 32);
   if (row_wg > kmax) {
     *err = "three-pass: a row of " + std::to_string(n) + " units needs work-groups of " +
            std::to_string(row_wg) + " work-items; the kernel allows " + std::to_string(kmax);
     return CL_INVALID_OPERATION;
   }
+  row_wg = std::max(row_wg, std::min<std::size_t>(kmax, 256));  // enough to stream the row
   Op row;
   row.kernel = "dl_tp_rows";
   row.local = row_wg;
@@ -83,13 +97,18 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
   };
   // Modes of dl_tp_cols.
   constexpr cl_uint kRotate = 0, kUnrotate = 1, kShuffle = 2, kUnshuffle = 3;
+  auto add_row = [&](cl_uint inv) {
+    Op op = row;
+    op.arg(inv).local_arg(std::max<std::size_t>(lunits, 1) * job.unit).arg(cl_uint(lunits));
+    job.ops.push_back(std::move(op));
+  };
   if (step.from.kind == LayoutKind::DA) {  // DA (m x n) -> AoS (n x m)
     if (tp.rotates()) col(kRotate);
-    job.ops.push_back(row.arg(cl_uint(0)));
+    add_row(0);
     col(kShuffle);
   } else {
     col(kUnshuffle);
-    job.ops.push_back(row.arg(cl_uint(1)));
+    add_row(1);
     if (tp.rotates()) col(kUnrotate);
   }
   return CL_SUCCESS;

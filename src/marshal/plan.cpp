@@ -38,7 +38,7 @@ std::string three_pass_refuses(const Ctx& c) {
   if (!SlotTable(c.rec, c.unit).uniform())
     return "three-pass needs every slot of the record to be one unit (" + std::to_string(c.unit) +
            "-byte units)";
-  const std::size_t cap = three_pass_row_capacity(c.lim, c.unit);
+  const std::size_t cap = three_pass_row_capacity(c.lim, c.opt, c.unit);
   if (c.n > cap)
     return "three-pass holds a row of at most " + std::to_string(cap) + " records in one " +
            "work-group (n = " + std::to_string(c.n) + ")";

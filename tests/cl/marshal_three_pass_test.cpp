@@ -141,6 +141,38 @@ TEST(MarshalThreePass, WhenAutoTakesIt) {
                    Algorithm::ThreePass));
 }
 
+// Rows longer than local memory go partly to registers; where the kernel's work-group is
+// smaller than the planner assumed (here: work_group_size = 64), Auto plans again
+// without three passes and a forced three-pass says why, the buffer untouched.
+TEST(MarshalThreePass, RowsInRegistersAndTooLongRows) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions o;
+  o.three_pass = dl::MarshalOptions::Prefer::Always;
+  o.tile_local_bytes = 4096;  // 1024 units of a row in local memory, the rest in registers
+  dl::Marshaler wide(env.context, env.device, nullptr, o);
+  const auto f5 = dl::Record::uniform("f5", Scalar::Float, 5);
+  const auto d3 = dl::Record::uniform("d3", Scalar::Double, 3);
+  std::uint32_t seed = 7500;
+  for (std::size_t n : {std::size_t(1025), std::size_t(3000), std::size_t(8001)}) {
+    dltest::check_pair(wide, f5, n, Layout::da(), Layout::aos(), Algorithm::ThreePass, seed++);
+    dltest::check_pair(wide, d3, n, Layout::da(), Layout::aos(), Algorithm::ThreePass, seed++);
+  }
+  o.work_group_size = 64;
+  dl::Marshaler narrow(env.context, env.device, nullptr, o);
+  const std::size_t n = 5000;
+  ASSERT_TRUE(uses(narrow.plan(f5, n, Layout::da(), Layout::asta(16)), Algorithm::ThreePass));
+  dltest::check_pair(narrow, f5, n, Layout::da(), Layout::asta(16), Algorithm::Auto, seed++);
+  const auto in = dltest::random_bytes(n * f5.size(), seed);
+  dltest::DeviceBuffer buf(in.size());
+  buf.write(in);
+  const dl::MarshalResult r = narrow.enqueue(env.queue, buf.mem, 0, f5, n, Layout::da(),
+                                             Layout::aos(), Algorithm::ThreePass);
+  EXPECT_NE(r.status, CL_SUCCESS);
+  EXPECT_NE(r.error.find("work-groups of"), std::string::npos) << r.error;
+  EXPECT_TRUE(buf.read() == in);
+}
+
 // Bytes moved: two passes when gcd(units, n) = 1, three otherwise.
 TEST(MarshalThreePass, PassesCounted) {
   REQUIRE_CL();
