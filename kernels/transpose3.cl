@@ -5,13 +5,14 @@
 //   dl_tp_cols: a work-group takes a band of W consecutive columns (m x W units, rows
 //     read and written coalesced) into local memory, barrier, writes it back permuted
 //     inside each column (pass 1, its inverse, pass 3 or its inverse: `mode`);
-//   dl_tp_rows: a work-group takes a whole row (n units) into local memory (its first
-//     `lunits` units) and registers (DL_TP_K per work-item, the rest), barrier, and stores
-//     it permuted (pass 2: scatter; inverse: the loads gather, the stores are in order).
+//   dl_tp_rows: a work-group takes a whole row (n units). When it fits local memory
+//     (`lunits`), it is read and written in order and permuted in local memory; otherwise
+//     its first `lunits` units go to local memory and the rest to registers (DL_TP_K per
+//     work-item), and the stores scatter (pass 2) or the loads gather (its inverse).
 //     Every load of the row precedes every store.
 // No scratch, no atomics; one barrier per band or row.
 #ifndef DL_TP_K
-#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 4 : (DL_UNIT_BYTES == 8 ? 8 : 16))
+#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 2 : (DL_UNIT_BYTES == 8 ? 4 : 8))
 #endif
 
 typedef struct {
@@ -98,6 +99,13 @@ __kernel void dl_tp_rows(__global U* buf, ulong base, uint m, uint n, uint b, ui
   const uint nl = min(n, lunits);
   for (uint r = get_group_id(0); r < m; r += get_num_groups(0)) {
     __global U* row = buf + base + (ulong)r * n;
+    if (n <= lunits) {  // the whole row in local memory: global accesses in order
+      for (uint j = lid; j < n; j += lsz) lds[inv ? j : dl_tp_row(t, r, j)] = row[j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint j = lid; j < n; j += lsz) row[j] = lds[inv ? dl_tp_row(t, r, j) : j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      continue;
+    }
     for (uint j = lid; j < nl; j += lsz) lds[j] = row[inv ? dl_tp_row(t, r, j) : j];
     U v[DL_TP_K];
 #pragma unroll

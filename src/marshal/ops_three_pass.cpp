@@ -1,15 +1,26 @@
 // ThreePass: AoS <-> DA in place as the column, row, column passes of dl::ThreePass over
 // the m x n unit matrix of DA (kernels/transpose3.cl). This file picks the band width of
 // the column passes and the work-group that holds a row.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "marshal_impl.hpp"
 
 namespace dl::detail {
 
+namespace {
+
+// Local memory for a row: the device's, or MarshalOptions::tile_local_bytes where set.
+std::size_t three_pass_row_local(const DeviceLimits& lim, const MarshalOptions& opt) {
+  return opt.tile_local_bytes ? tile_local_budget(lim, opt) : tile_local_limit(lim);
+}
+
+}  // namespace
+
 std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOptions& opt,
                                     std::size_t unit) {
-  return tile_local_budget(lim, opt) / unit +
+  return three_pass_row_local(lim, opt) / unit +
          std::min<std::size_t>(lim.max_work_group_size, 1024) * three_pass_row_units(unit);
 }
 
@@ -35,9 +46,9 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
   if (e == CL_SUCCESS) e = job.m.kernel(job.unit, "dl_tp_cols", &cols, err);
   if (e != CL_SUCCESS) return e;
 
-  // Rows: one work-group holds a row of n units, its first `lunits` in local memory (the
-  // barrier-sync budget, within what the kernel leaves) and three_pass_row_units() per
-  // work-item in registers.
+  // Rows: one work-group holds a row of n units, its first `lunits` in local memory (all
+  // the kernel leaves of it, or MarshalOptions::tile_local_bytes where set) and
+  // three_pass_row_units() per work-item in registers.
   std::size_t kmax = 0;
   cl_ulong used = 0;
   job.m.api->clGetKernelWorkGroupInfo(rows, job.m.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax),
@@ -47,7 +58,7 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
   kmax = std::min(kmax, job.m.lim.max_work_group_size);
   if (job.m.opt.work_group_size) kmax = std::min(kmax, job.m.opt.work_group_size);
   const std::size_t local =
-      std::min(tile_local_budget(job.m.lim, job.m.opt),
+      std::min(three_pass_row_local(job.m.lim, job.m.opt),
                tile_local_limit(job.m.lim) - std::min<std::size_t>(used, 1024));
   const std::size_t lunits = std::min<std::size_t>(n, local / job.unit);
   const std::size_t per = three_pass_row_units(job.unit);
@@ -58,7 +69,11 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
            std::to_string(row_wg) + " work-items; the kernel allows " + std::to_string(kmax);
     return CL_INVALID_OPERATION;
   }
-  row_wg = std::max(row_wg, std::min<std::size_t>(kmax, 256));  // enough to stream the row
+  row_wg = std::max(row_wg, std::min<std::size_t>(kmax, 1024));  // enough to stream the row
+  dl::logger().debug(
+      "three-pass {} x {} units: rows by {} work-items (kernel allows {}), {} in "
+      "local memory",
+      m, n, row_wg, kmax, lunits);
   Op row;
   row.kernel = "dl_tp_rows";
   row.local = row_wg;
