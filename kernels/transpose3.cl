@@ -12,7 +12,7 @@
 //     Every load of the row precedes every store.
 // No scratch, no atomics; one barrier per band or row.
 #ifndef DL_TP_K
-#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 2 : (DL_UNIT_BYTES == 8 ? 4 : 8))
+#define DL_TP_K (DL_UNIT_BYTES >= 16 ? 6 : (DL_UNIT_BYTES == 8 ? 12 : 24))
 #endif
 
 typedef struct {

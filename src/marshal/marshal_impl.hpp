@@ -117,7 +117,7 @@ std::size_t tail_extra_bytes(const Record& rec, std::size_t unit, std::size_t n,
 /// (records) a device's work-group can hold, and the passes for n records (pass 1 is
 /// skipped when gcd(units per record, n) = 1).
 inline std::size_t three_pass_row_units(std::size_t unit) {
-  return unit >= 16 ? 2 : (unit == 8 ? 4 : 8);
+  return unit >= 16 ? 6 : (unit == 8 ? 12 : 24);
 }
 std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOptions& opt,
                                     std::size_t unit);

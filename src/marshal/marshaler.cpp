@@ -181,18 +181,26 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
       return;
     }
   }
+  // An in-order queue orders the commands itself: only the first waits (on the caller's
+  // list) and only the last makes an event. Event chains between back-to-back kernels cost
+  // the NVIDIA driver several microseconds each.
+  cl_command_queue_properties props = 0;
+  api->clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, nullptr);
+  const bool in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   for (std::size_t i = 0; i < job.ops.size(); ++i) {
     const detail::Op& op = job.ops[i];
-    const cl_uint nw = i == 0 ? num_wait : 1;
-    const cl_event* wl = i == 0 ? wait : &prev;
+    const bool last = i + 1 == job.ops.size();
+    const cl_uint nw = i == 0 ? num_wait : (in_order ? 0 : 1);
+    const cl_event* wl = i == 0 ? wait : (in_order ? nullptr : &prev);
     cl_event ev = nullptr;
+    cl_event* evp = (in_order && !last) || (last && !done) ? nullptr : &ev;
     if (op.kind == detail::Op::Kind::Fill) {
       const cl_uint zero = 0;
       err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
-                                     wl, &ev);
+                                     wl, evp);
     } else if (op.kind == detail::Op::Kind::Copy) {
       err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
-                                     wl, &ev);
+                                     wl, evp);
     } else {
       for (cl_uint a = 0; err == CL_SUCCESS && a < op.args.size(); ++a) {
         const detail::KArg& ka = op.args[a];
@@ -201,7 +209,7 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
       }
       if (err == CL_SUCCESS)
         err = api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global, &op.local, nw, wl,
-                                          &ev);
+                                          evp);
       if (err == CL_SUCCESS) ++r.kernels;
     }
     if (prev) api->clReleaseEvent(prev);
