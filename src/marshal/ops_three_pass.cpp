@@ -20,8 +20,10 @@ std::size_t three_pass_row_local(const DeviceLimits& lim, const MarshalOptions& 
 
 std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOptions& opt,
                                     std::size_t unit) {
+  // 256 work-items: what NVIDIA's compiler gives the rows kernel on an H100 (whose groups
+  // may have 1024); a kernel that gets fewer makes Auto plan again at enqueue.
   return three_pass_row_local(lim, opt) / unit +
-         std::min<std::size_t>(lim.max_work_group_size, 1024) * three_pass_row_units(unit);
+         std::min<std::size_t>(lim.max_work_group_size, 256) * three_pass_row_units(unit);
 }
 
 std::size_t three_pass_passes(const Record& rec, std::size_t unit, std::size_t n) {
