@@ -4,7 +4,10 @@
 //   dl-bench-marshal [--platform P] [--device D] [--size-mib 1024] [--groups sweep,table1]
 //                    [--S 2,5,9,19,32] [--T 16,32,64] [--repeats 5] [--warmup 1]
 //                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
+//                    [--row-budget-ms 1500]
 //
+// A row (both directions of one algorithm on one shape) runs --repeats measured rounds,
+// at least two, fewer once its rounds took --row-budget-ms (the slow baselines at 1 GiB).
 // GB/s counts the bytes a conversion must read and write (2 x buffer bytes); the ratio is
 // to the better of the two copies at the same buffer size. Every (layout pair, algorithm)
 // is verified once per direction against DL's CPU converter (fully up to --full-verify-mib,
@@ -40,6 +43,7 @@ struct Bench {
   dl::Marshaler& m;
   int repeats = 5, warmup = 1;
   std::size_t full_verify_bytes = 64u << 20;
+  double row_budget_ms = 1500;  // stop repeating a row once its measured rounds took this
   std::set<std::string> algos;  // empty: all
   std::map<std::size_t, json> copies;
   json rows = json::array();
@@ -175,6 +179,12 @@ void measure_pair(Bench& B, const std::string& group, const std::string& shape,
       }
       if (r >= 0) times[k].push_back(ms);
     }
+    // Slow baselines (P-IPT, PTTWAC at 1 GiB): at least two measured rounds, then stop once
+    // the rounds took the row's time budget (`repeats` in the row says how many ran).
+    double spent = 0;
+    for (int k = 0; k < 2; ++k)
+      for (double t : times[k]) spent += t;
+    if (r >= 1 && spent > B.row_budget_ms) reps = r + 1;
   }
   for (int k = 0; k < 2; ++k) {
     json& w = row[k];
@@ -403,6 +413,7 @@ int main(int argc, char** argv) try {
   B.repeats = int(args.num("repeats", 5));
   B.warmup = int(args.num("warmup", 1));
   B.full_verify_bytes = std::size_t(args.num("full-verify-mib", 64)) << 20;
+  B.row_budget_ms = args.real("row-budget-ms", 1500.0);
   for (const auto& a : args.words("algos", {})) B.algos.insert(a);
   const std::size_t size = std::size_t(args.real("size-mib", 1024) * 1048576.0);
   const auto groups = args.words("groups", {"sweep", "table1"});

@@ -15,7 +15,9 @@
 # and the figures (bench/scripts/plot.py) next to them. Profiles choose the sizes:
 # gpu (a few minutes on an H100), cpu (PoCL, a few minutes on 2 cores), smoke (seconds).
 # Environment: BUILD_DIR, SIZE_MIB (marshal sweep buffer), DL_EXTRA_PREFIX (extra
-# CMAKE_PREFIX_PATH, e.g. carried nlohmann_json headers), JOBS.
+# CMAKE_PREFIX_PATH, e.g. carried nlohmann_json headers), JOBS, RUN_EVAL_PARTS (a subset of
+# apps,marshal,dlmode; default all: machines that limit one command's time run the parts
+# in separate calls; marshal reads the apps' JSON from the output directory where present).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tag="${1:?usage: run-eval.sh DEVICE_TAG [--profile gpu|cpu|smoke] [--platform P] [--device D] [--out DIR]}"
@@ -37,6 +39,8 @@ out="${out:-$root/bench/results/$tag}"
 B="${BUILD_DIR:-$root/build-eval}"
 mkdir -p "$out"
 log() { echo "[run-eval $(date +%H:%M:%S)] $*"; }
+parts="${RUN_EVAL_PARTS:-apps,marshal,dlmode}"
+part() { [[ ",$parts," == *",$1,"* ]]; }
 
 case "$profile" in
   gpu)
@@ -69,7 +73,7 @@ if ((build)); then
   cmake --build "$B" -j "${JOBS:-$(nproc)}" --target dl-bench-marshal dl-app-micro \
     dl-app-blackscholes dl-app-spmv dl-app-lbm
   have="$(cmake --build "$B" --target help)"
-  for t in dl_interpose dl-annotate dl-bench-overhead; do  # for DL mode; optional
+  for t in dl_interpose dl_run dl-annotate dl-bench-overhead; do  # for DL mode; optional
     if grep -q " $t\$" <<<"$have"; then
       cmake --build "$B" -j "${JOBS:-$(nproc)}" --target "$t" || log "building $t failed"
     fi
@@ -78,16 +82,24 @@ fi
 apps="$B/bench/apps"
 kdir="$apps/kernels"
 
-log "applications: kernel times in AoS, DA and ASTA($tiles), checked"
-"$apps/dl-app-micro" "${dev[@]}" "${micro[@]}" --T "$tiles" --repeats "$reps" --json "$out/micro.json"
-"$apps/dl-app-blackscholes" "${dev[@]}" "${bs[@]}" --T "$tiles" --repeats "$reps" --json "$out/blackscholes.json"
-"$apps/dl-app-spmv" "${dev[@]}" "${spmv[@]}" --T "$tiles" --repeats "$reps" --json "$out/spmv.json"
-"$apps/dl-app-lbm" "${dev[@]}" "${lbm[@]}" --T "$tiles" --repeats "$reps" --json "$out/lbm.json"
+if part apps; then
+  log "applications: kernel times in AoS, DA and ASTA($tiles), checked"
+  "$apps/dl-app-micro" "${dev[@]}" "${micro[@]}" --T "$tiles" --repeats "$reps" --json "$out/micro.json"
+  "$apps/dl-app-blackscholes" "${dev[@]}" "${bs[@]}" --T "$tiles" --repeats "$reps" --json "$out/blackscholes.json"
+  "$apps/dl-app-spmv" "${dev[@]}" "${spmv[@]}" --T "$tiles" --repeats "$reps" --json "$out/spmv.json"
+  "$apps/dl-app-lbm" "${dev[@]}" "${lbm[@]}" --T "$tiles" --repeats "$reps" --json "$out/lbm.json"
+fi
 
-log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffers"
-"$B/bench/marshal/dl-bench-marshal" "${dev[@]}" --size-mib "$size" --S "$sweep_S" --T "$tiles" \
-  --repeats "$reps" --app-json "$out/blackscholes.json,$out/spmv.json,$out/lbm.json" \
-  --json "$out/marshal.json" || log "dl-bench-marshal exit status $? (see above)"
+if part marshal; then
+  log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffers"
+  app_json=""
+  for a in blackscholes spmv lbm; do
+    [ -f "$out/$a.json" ] && app_json="${app_json:+$app_json,}$out/$a.json"
+  done
+  "$B/bench/marshal/dl-bench-marshal" "${dev[@]}" --size-mib "$size" --S "$sweep_S" --T "$tiles" \
+    --repeats "$reps" ${app_json:+--app-json "$app_json"} \
+    --json "$out/marshal.json" || log "dl-bench-marshal exit status $? (see above)"
+fi
 
 # DL mode: the unmodified AoS applications with annotated kernels (dl-annotate, or the
 # files it wrote into bench/apps/annotated/ where it cannot be built), run plain and under
@@ -96,7 +108,9 @@ log "marshaling: copy references, sweep (${size} MiB), Table 1 shapes, app buffe
 dk=""
 dlrun="$B/src/interpose/dl-run"
 annot="$B/annotate/dl-annotate"
-if [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
+if ! part dlmode; then
+  :
+elif [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
   dk="$(mktemp -d)"
   mkdir -p "$dk"
   cp "$kdir"/*.h "$dk/"

@@ -5,8 +5,11 @@
 #
 # Release build without annotator and tests (DL_EXTRA_PREFIX: extra CMAKE_PREFIX_PATH,
 # e.g. a carried prefix with include/nlohmann/json.hpp), registers NVIDIA's ICD, runs
-# bench/scripts/run-eval.sh with the gpu profile (about 5 minutes on an H100) and leaves
+# bench/scripts/run-eval.sh with the gpu profile and leaves
 # in $OUT a few files: log.txt, marshal.json, results.tar.gz (every JSON of the run).
+# The whole run takes about 15 minutes on an H100: where one command may take 10, run it
+# in parts, RUN_EVAL_PARTS=apps,dlmode then RUN_EVAL_PARTS=marshal (carry the first
+# part's apps JSON into the second's results directory for the app buffers' rows).
 # --cpu-smoke: the same pipeline on the default OpenCL device with tiny sizes (to test
 # this script on a machine without a GPU, e.g. PoCL).
 set -euo pipefail
@@ -29,7 +32,8 @@ else
 fi
 mkdir -p "$OUT"
 res="${RESULTS_DIR:-/tmp/dl-results-$tag}"
-rm -rf "$res"
+# RUN_EVAL_PARTS (run-eval.sh): a part of the run adds to the results of earlier parts.
+[ -n "${RUN_EVAL_PARTS:-}" ] || rm -rf "$res"
 export BUILD_DIR="${BUILD_DIR:-/tmp/dl-build-$tag}"
 export DL_CMAKE_ARGS="-DDL_BUILD_ANNOTATOR=OFF ${DL_CMAKE_ARGS:-}"
 status=0
