@@ -57,6 +57,12 @@ struct ClEnv {
   }
 };
 
+/// Skips the test where no OpenCL device is there.
+#define REQUIRE_CL()                                                      \
+  do {                                                                    \
+    if (!::dltest::ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
+  } while (0)
+
 inline std::vector<unsigned char> random_bytes(std::size_t n, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<unsigned char> v(n);

@@ -25,11 +25,6 @@ std::vector<dl::Record> records() {
   };
 }
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 TEST(MarshalBasic, LoaderDispatchIsFilled) {
   const cl_icd_dispatch& d = dl::loader_dispatch();
   EXPECT_EQ(d.clEnqueueNDRangeKernel, &clEnqueueNDRangeKernel);

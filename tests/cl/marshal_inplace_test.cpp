@@ -21,11 +21,6 @@ std::vector<dl::Record> records() {
   };
 }
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 TEST(MarshalInPlace, PttwacInstanceAosAsta) {
   REQUIRE_CL();
   auto& m = *ClEnv::get().marshaler;

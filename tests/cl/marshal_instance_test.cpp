@@ -13,11 +13,6 @@ using dl::Layout;
 using dl::Scalar;
 using dltest::ClEnv;
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 dl::Record mixed() {
   return dl::Record::make("mixed", {{"c", Scalar::Char},
                                     {"s", Scalar::Short, 3},

@@ -40,11 +40,6 @@ dl::Record random_record(std::uint32_t seed) {
   return dl::Record::make("r" + std::to_string(seed), fs, packed, align);
 }
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 const Algorithm kAlgorithms[] = {
     Algorithm::Auto, Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Pttwac,
     Algorithm::Pipt, Algorithm::Segmented,   Algorithm::OutOfPlace,     Algorithm::ThreePass};

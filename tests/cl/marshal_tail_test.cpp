@@ -11,11 +11,6 @@ using dl::Layout;
 using dl::Scalar;
 using dltest::ClEnv;
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 // Mixed slot sizes: vectors, arrays, doubles and padding (the slot table path).
 dl::Record mixed() {
   return dl::Record::make("mixed", {{"p", Scalar::Float, 4},

@@ -11,11 +11,6 @@ using dl::Layout;
 using dl::Scalar;
 using dltest::ClEnv;
 
-#define REQUIRE_CL()                                            \
-  do {                                                          \
-    if (!ClEnv::get().ok()) GTEST_SKIP() << "no OpenCL device"; \
-  } while (0)
-
 // A marshaler whose planner takes ThreePass where it can, as it does on GPUs (on CPU
 // devices such as PoCL's it keeps Segmented by default).
 dl::Marshaler& preferring() {

@@ -106,15 +106,21 @@ TEST(Cycles, ThreePassIsTheTransposition) {
     std::vector<std::uint64_t> a(m * n), b(m * n);
     for (std::uint64_t k = 0; k < m * n; ++k) a[k] = k;
     std::vector<int> hit;
-    for (std::uint64_t j = 0; j < n; ++j) {  // pass 1: gather inside column j
-      hit.assign(m, 0);
-      for (std::uint64_t r = 0; r < m; ++r) {
-        const std::uint64_t s = tp.col_rotate(r, j);
-        ASSERT_LT(s, m);
-        ASSERT_EQ(hit[s]++, 0) << "pass 1 not a permutation, m=" << m << " n=" << n;
-        b[r * n + j] = a[s * n + j];
+    // Passes 1 and 3: every column gathers its rows from `from(row, column)`.
+    auto columns = [&](const std::vector<std::uint64_t>& src, std::vector<std::uint64_t>& dst,
+                       auto from, int pass) {
+      for (std::uint64_t j = 0; j < n; ++j) {
+        hit.assign(m, 0);
+        for (std::uint64_t r = 0; r < m; ++r) {
+          const std::uint64_t s = from(r, j);
+          ASSERT_LT(s, m);
+          ASSERT_EQ(hit[s]++, 0) << "pass " << pass << " not a permutation, m=" << m << " n=" << n;
+          dst[r * n + j] = src[s * n + j];
+        }
       }
-    }
+    };
+    columns(
+        a, b, [&](std::uint64_t r, std::uint64_t j) { return tp.col_rotate(r, j); }, 1);
     if (!tp.rotates()) {
       ASSERT_EQ(a, b) << "pass 1 should be the identity, m=" << m << " n=" << n;
     }
@@ -127,15 +133,8 @@ TEST(Cycles, ThreePassIsTheTransposition) {
         a[r * n + d] = b[r * n + j];
       }
     }
-    for (std::uint64_t d = 0; d < n; ++d) {  // pass 3: gather inside column d
-      hit.assign(m, 0);
-      for (std::uint64_t y = 0; y < m; ++y) {
-        const std::uint64_t s = tp.col_shuffle(y, d);
-        ASSERT_LT(s, m);
-        ASSERT_EQ(hit[s]++, 0) << "pass 3 not a permutation, m=" << m << " n=" << n;
-        b[y * n + d] = a[s * n + d];
-      }
-    }
+    columns(
+        a, b, [&](std::uint64_t y, std::uint64_t d) { return tp.col_shuffle(y, d); }, 3);
     for (std::uint64_t k = 0; k < m * n; ++k)
       ASSERT_EQ(b[dl::transpose_next(k, m, n)], k) << "m=" << m << " n=" << n << " k=" << k;
   };
