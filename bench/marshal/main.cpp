@@ -4,8 +4,11 @@
 //   dl-bench-marshal [--platform P] [--device D] [--size-mib 1024] [--groups sweep,table1]
 //                    [--S 2,5,9,19,32] [--T 16,32,64] [--repeats 5] [--warmup 1]
 //                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
-//                    [--row-budget-ms 1500]
+//                    [--row-budget-ms 1500] [--resume out.json]
 //
+// --resume FILE (an earlier, interrupted run's JSON, saved after every buffer): keeps its
+// rows and copy references and measures only the buffers it does not hold, so a run can
+// span several commands on machines that limit one command's time.
 // A row (both directions of one algorithm on one shape) runs --repeats measured rounds,
 // at least two, fewer once its rounds took --row-budget-ms (the slow baselines at 1 GiB).
 // GB/s counts the bytes a conversion must read and write (2 x buffer bytes); the ratio is
@@ -48,6 +51,7 @@ struct Bench {
   std::map<std::size_t, json> copies;
   json rows = json::array();
   int wrong = 0;
+  std::set<std::string> resumed;  // "group/shape" of the buffers a resumed file holds
 
   const json& copy(std::size_t bytes) {
     auto it = copies.find(bytes);
@@ -302,6 +306,10 @@ void run_buffer(Bench& B, const std::string& group, const std::string& shape, co
     if (B.algos.empty() || B.algos.count(j.copy ? "tiled-transpose" : dl::algorithm_name(j.alg)))
       todo.push_back(j);
   if (todo.empty()) return;
+  if (B.resumed.count(group + "/" + shape)) {
+    std::printf("%-9s %-10s in the resumed file\n", group.c_str(), shape.c_str());
+    return;
+  }
   const std::size_t bytes = n * rec.size();
   std::vector<unsigned char> orig(bytes);
   dlb::Rng(bytes ^ 0x5eedull).fill_nonzero(orig.data(), bytes);
@@ -425,6 +433,23 @@ int main(int argc, char** argv) try {
 
   // The JSON document, rewritten after every buffer so that a run cut short keeps its rows.
   const std::string path = args.str("json", "marshal.json");
+  json earlier = json::array();  // command and date of each resumed run
+  if (const std::string prev = args.str("resume", ""); !prev.empty() && std::ifstream(prev)) {
+    const json old = json::parse(dlb::read_text(prev));
+    if (old.value("device", "") != d.name)
+      throw std::runtime_error("--resume " + prev + ": measured on " + old.value("device", "?") +
+                               ", not " + d.name);
+    for (const auto& c : old.value("copies", json::array()))
+      B.copies[c.at("bytes").get<std::size_t>()] = c;
+    B.rows = old.value("rows", json::array());
+    B.wrong = old.value("wrong_results", 0);
+    for (const auto& r : B.rows)
+      B.resumed.insert(r.at("group").get<std::string>() + "/" + r.at("shape").get<std::string>());
+    earlier = old.value("resumed", json::array());
+    earlier.push_back({{"command", old.value("command", "")}, {"date", old.value("date", "")}});
+    std::printf("resuming %s: %zu rows of %zu buffers\n", prev.c_str(), B.rows.size(),
+                B.resumed.size());
+  }
   json out;
   auto save = [&] {
     out = json{{"benchmark", "dl-bench-marshal"},
@@ -445,6 +470,7 @@ int main(int argc, char** argv) try {
                 "2 x buffer bytes (read + written) / device time; ratio to the "
                 "better of float4 copy kernel and clEnqueueCopyBuffer at the same size, both timed "
                 "after the same spacer as the marshals"}};
+    if (!earlier.empty()) out["resumed"] = earlier;  // earlier parts of this run
     out["copies"] = json::array();
     for (const auto& [bytes, c] : B.copies) out["copies"].push_back(c);
     out["rows"] = B.rows;

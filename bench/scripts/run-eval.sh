@@ -17,7 +17,9 @@
 # Environment: BUILD_DIR, SIZE_MIB (marshal sweep buffer), DL_EXTRA_PREFIX (extra
 # CMAKE_PREFIX_PATH, e.g. carried nlohmann_json headers), JOBS, RUN_EVAL_PARTS (a subset of
 # apps,marshal,dlmode; default all: machines that limit one command's time run the parts
-# in separate calls; marshal reads the apps' JSON from the output directory where present).
+# in separate calls; marshal reads the apps' JSON from the output directory where present),
+# MARSHAL_RESUME=1 (dl-bench-marshal --resume the output directory's marshal.json: an
+# interrupted marshal part goes on where it stopped).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tag="${1:?usage: run-eval.sh DEVICE_TAG [--profile gpu|cpu|smoke] [--platform P] [--device D] [--out DIR]}"
@@ -96,8 +98,10 @@ if part marshal; then
   for a in blackscholes spmv lbm; do
     [ -f "$out/$a.json" ] && app_json="${app_json:+$app_json,}$out/$a.json"
   done
+  resume=()
+  [ -n "${MARSHAL_RESUME:-}" ] && [ -f "$out/marshal.json" ] && resume=(--resume "$out/marshal.json")
   "$B/bench/marshal/dl-bench-marshal" "${dev[@]}" --size-mib "$size" --S "$sweep_S" --T "$tiles" \
-    --repeats "$reps" ${app_json:+--app-json "$app_json"} \
+    --repeats "$reps" ${app_json:+--app-json "$app_json"} "${resume[@]}" \
     --json "$out/marshal.json" || log "dl-bench-marshal exit status $? (see above)"
 fi
 
