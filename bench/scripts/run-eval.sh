@@ -135,8 +135,10 @@ elif [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
     "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
       --json "$out/dlmode-$app-plain.json" || log "$app with the annotated kernel failed (exit $?)"
     # dl-run's default mode: preload and layer together (the layer takes over where the
-    # loader supports layers).
-    DL_LOG_LEVEL=info "$dlrun" --report "$out/dlmode-$app-report.json" \
+    # loader supports layers). --policy always: every annotated launch converts (the
+    # mechanics; the profitability controller, dl-run's default, is measured by
+    # policy_e2e.py and controller-curve.sh: its first run converts nothing at 10 iterations).
+    DL_LOG_LEVEL=info "$dlrun" --policy always --report "$out/dlmode-$app-report.json" \
       --trace "$out/dlmode-$app-trace.json" -- "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" \
       --mode app --iters "$iters" --kernel-dir "$dk" --json "$out/dlmode-$app-dl.json" ||
       log "$app under dl-run failed (exit $?)"
