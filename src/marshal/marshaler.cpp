@@ -311,27 +311,32 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
   }
 
   std::unique_lock<std::mutex> lock(impl_->mu);
-  auto job = std::make_unique<detail::Job>(*impl_, rec);
-  err = detail::setup(*job, n, buffer, offset, offset);
+  std::unique_ptr<detail::Job> job;
   std::string why;
-  if (err == CL_SUCCESS) err = add_steps(*job, r.plan, &why);
-  if (err != CL_SUCCESS && algorithm == Algorithm::Auto && uses(r.plan, Algorithm::ThreePass)) {
-    // The device's kernel cannot hold a row the planner expected it to (fewer registers
-    // than the device's work-group limit suggests): plan without three passes.
+  for (bool again = true;;) {
+    job = std::make_unique<detail::Job>(*impl_, rec);
+    why.clear();
+    err = detail::setup(*job, n, buffer, offset, offset);
+    if (err == CL_SUCCESS) err = add_steps(*job, r.plan, &why);
+    if (err == CL_SUCCESS || !again || algorithm != Algorithm::Auto ||
+        !uses(r.plan, Algorithm::ThreePass))
+      break;
+    // The device's kernel cannot hold a row the planner expected it to (fewer work-items
+    // than the device's limit suggests): plan once more without three passes.
     dl::logger().debug("marshal {} -> {}: {}; planning without three-pass", from.str(), to.str(),
                        why);
-    job.reset();
+    again = false;
     lock.unlock();
     MarshalOptions o = impl_->opt;
     o.three_pass = MarshalOptions::Prefer::Never;
     r.plan = detail::make_plan(impl_->lim, o, rec, n, from, to, algorithm, unit);
     impl_->refine(r.plan, rec, n, algorithm);
     lock.lock();
-    why.clear();
-    job = std::make_unique<detail::Job>(*impl_, rec);
-    err = r.plan.ok ? detail::setup(*job, n, buffer, offset, offset) : CL_INVALID_VALUE;
-    if (!r.plan.ok) why = r.plan.reason;
-    if (err == CL_SUCCESS) err = add_steps(*job, r.plan, &why);
+    if (!r.plan.ok) {
+      err = CL_INVALID_VALUE;
+      why = r.plan.reason;
+      break;
+    }
   }
   if (err != CL_SUCCESS) {
     r.status = err;

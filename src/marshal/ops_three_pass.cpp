@@ -76,11 +76,6 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
       "three-pass {} x {} units: rows by {} work-items (kernel allows {}), {} in "
       "local memory",
       m, n, row_wg, kmax, lunits);
-  Op row;
-  row.kernel = "dl_tp_rows";
-  row.local = row_wg;
-  row.global = job.groups(m) * row_wg;
-  row.arg(job.buffer).arg(cl_ulong(job.base)).arg(cl_uint(m)).arg(cl_uint(n)).arg(b);
 
   // Columns: bands of W columns (m x W units) in local memory; W a multiple of 32 units
   // when the budget allows (coalesced rows, conflict-free local scatter), narrowed so
@@ -115,8 +110,18 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err) {
   // Modes of dl_tp_cols.
   constexpr cl_uint kRotate = 0, kUnrotate = 1, kShuffle = 2, kUnshuffle = 3;
   auto add_row = [&](cl_uint inv) {
-    Op op = row;
-    op.arg(inv).local_arg(std::max<std::size_t>(lunits, 1) * job.unit).arg(cl_uint(lunits));
+    Op op;
+    op.kernel = "dl_tp_rows";
+    op.local = row_wg;
+    op.global = job.groups(m) * row_wg;
+    op.arg(job.buffer)
+        .arg(cl_ulong(job.base))
+        .arg(cl_uint(m))
+        .arg(cl_uint(n))
+        .arg(b)
+        .arg(inv)
+        .local_arg(std::max<std::size_t>(lunits, 1) * job.unit)
+        .arg(cl_uint(lunits));
     job.ops.push_back(std::move(op));
   };
   if (step.from.kind == LayoutKind::DA) {  // DA (m x n) -> AoS (n x m)

@@ -28,9 +28,13 @@ struct Ctx {
   const Record& rec;
   std::size_t n;
   std::size_t unit;  // bytes per unit the buffer's offset allows
-  bool three_pass;   // Auto may take ThreePass
-  bool first;        // ... even before BarrierSync (MarshalOptions::Prefer::Always)
 };
+
+// Whether Auto may take ThreePass (MarshalOptions::three_pass; Device: on GPUs).
+bool three_pass_auto(const Ctx& c) {
+  using P = MarshalOptions::Prefer;
+  return c.opt.three_pass == P::Always || (c.opt.three_pass == P::Device && c.lim.gpu);
+}
 
 // Empty when ThreePass can transpose DA (m x n units) <-> AoS for this record and n.
 std::string three_pass_refuses(const Ctx& c) {
@@ -96,10 +100,14 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
 // The in-place algorithm Auto picks for a single step, or Auto when there is none.
 // (Segmented is replaced by Pttwac later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
-  if (c.first && refuses(c, Algorithm::ThreePass, from, to).empty()) return Algorithm::ThreePass;
+  // Prefer::Always puts ThreePass first, before BarrierSync too.
+  if (c.opt.three_pass == MarshalOptions::Prefer::Always &&
+      refuses(c, Algorithm::ThreePass, from, to).empty())
+    return Algorithm::ThreePass;
   for (Algorithm a : {Algorithm::BarrierSync, Algorithm::ThreePass, Algorithm::PttwacInstance,
                       Algorithm::Segmented})
-    if ((a != Algorithm::ThreePass || c.three_pass) && refuses(c, a, from, to).empty()) return a;
+    if ((a != Algorithm::ThreePass || three_pass_auto(c)) && refuses(c, a, from, to).empty())
+      return a;
   return Algorithm::Auto;
 }
 
@@ -173,21 +181,13 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   p.ok = true;
   if (n == 0 || from == to) return p;  // same map: nothing moves
 
-  const bool three_pass_auto = opt.three_pass == MarshalOptions::Prefer::Always ||
-                               (opt.three_pass == MarshalOptions::Prefer::Device && lim.gpu);
-  const Ctx c{lim,
-              opt,
-              rec,
-              n,
-              unit ? unit : rec.unit(),
-              three_pass_auto,
-              opt.three_pass == MarshalOptions::Prefer::Always};
+  const Ctx c{lim, opt, rec, n, unit ? unit : rec.unit()};
   std::vector<PlanStep> single{{algorithm, from, to}};
   std::vector<PlanStep> steps;
   // Three passes over the whole buffer take AoS <-> DA (and DA <-> ASTA through AoS) for
   // the n a work-group's row holds; longer DA rows go through ASTA tiles.
   const bool three_pass =
-      ((algorithm == Algorithm::Auto && three_pass_auto) || algorithm == Algorithm::ThreePass) &&
+      ((algorithm == Algorithm::Auto && three_pass_auto(c)) || algorithm == Algorithm::ThreePass) &&
       three_pass_refuses(c).empty();
   // Composite routes: ASTA(a) <-> ASTA(b) and DA <-> ASTA/DA through AoS... (see below).
   auto route = [&]() -> std::vector<PlanStep> {
@@ -221,8 +221,7 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
     }
   } else {
     std::string why = refuses(c, algorithm, from, to);
-    if (algorithm == Algorithm::ThreePass && !three_pass && !three_pass_refuses(c).empty())
-      why = three_pass_refuses(c);
+    if (algorithm == Algorithm::ThreePass && !three_pass) why = three_pass_refuses(c);
     if (why.empty()) {
       steps = single;
     } else {
