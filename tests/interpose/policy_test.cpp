@@ -326,6 +326,7 @@ TEST(Experience, NeverRecalledBuildsAndConvertsNothing) {
 
 TEST(Experience, CalibrateStartsFromNothing) {
   const std::string dir = cache_dir("experience_calibrate");
+  calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = true; });
   learn(dir);
   if (HasFatalFailure()) return;
   ASSERT_TRUE(edit_experience(dir, [](nlohmann::json& e) {
@@ -334,6 +335,12 @@ TEST(Experience, CalibrateStartsFromNothing) {
   }));
   Result r = run("heavy_run", "preload", auto_env(dir) + " DL_CALIBRATE=1");
   expect_same("heavy_run", r);
+  ASSERT_EQ(r.report["policy"]["devices"].size(), 1u) << r.report.dump(2);
+  EXPECT_EQ(r.report["policy"]["devices"][0]["cached"], false) << "measured again";
+  // The new calibration is measured: on a loaded machine it may find that converting
+  // never pays, and then no kernel is judged and nothing is remembered.
+  if (!r.report["policy"]["devices"][0]["may_pay"].get<bool>())
+    GTEST_SKIP() << "this run's calibration found that converting never pays here";
   const auto& rule = r.report["policy"]["kernels"][0];
   EXPECT_EQ(rule["recalled"], false) << rule.dump(2);
   auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
@@ -342,6 +349,9 @@ TEST(Experience, CalibrateStartsFromNothing) {
 
 TEST(Experience, MalformedFileIsIgnoredAndReplaced) {
   const std::string dir = cache_dir("experience_malformed");
+  // A device where converting may pay: otherwise no kernel is judged and nothing is
+  // remembered (a calibration measured on a loaded machine may say so).
+  calibrate(dir, [](nlohmann::json& d) { d["may_pay"] = true; });
   for (const char* text :
        {"{\"format\": 1, \"devices\": {\"x\": [1, {\"aos_ns\": -3}]}}", "not json at all",
         "{\"format\": 1, \"devices\": {\"d\": {\"p/k\": "
@@ -349,7 +359,9 @@ TEST(Experience, MalformedFileIsIgnoredAndReplaced) {
     std::ofstream(dir + "/experience.json") << text;
     Result r = run("heavy_run", "preload", auto_env(dir));
     expect_same("heavy_run", r);
-    EXPECT_EQ(r.report["policy"]["kernels"][0]["recalled"], false) << text;
+    EXPECT_EQ(r.report["policy"]["kernels"][0]["recalled"], false) << text << "\n"
+                                                                   << r.report.dump(2) << "\n"
+                                                                   << r.log;
     auto j = nlohmann::json::parse(slurp(dir + "/experience.json"), nullptr, false);
     EXPECT_TRUE(j.is_object() && j["format"] == 1)
         << text << ": " << slurp(dir + "/experience.json");

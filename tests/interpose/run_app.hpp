@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -53,8 +54,13 @@ Result run(const std::string& scenario, const std::string& mode, const std::stri
   r.status = std::system(cmd.c_str());
   r.output = slurp(tag + ".bin");
   r.log = slurp(tag + ".log");
-  std::ifstream rep(tag + ".json");
-  if (rep) r.report = nlohmann::json::parse(rep, nullptr, false);
+  {
+    std::ifstream rep(tag + ".json");
+    if (rep) r.report = nlohmann::json::parse(rep, nullptr, false);
+  }
+  // Everything is in memory now (and in a failure's message): the files go, or repeated
+  // runs of the suite fill the disk (a scenario's bytes are up to 50 MB a run).
+  for (const char* ext : {".bin", ".log", ".json"}) std::remove((tag + ext).c_str());
   return r;
 }
 
