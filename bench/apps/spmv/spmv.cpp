@@ -4,6 +4,7 @@
 //
 //   dl-app-spmv [--matrices bcsstk18,table1] [--matrix-dir DIR] [--T 16,32,64] [--json f]
 //   dl-app-spmv --mode app [--iters 10]           (the annotated AoS kernel only)
+//   dl-app-spmv --variants ...  also times spmv_variants.cl's ways of walking a row
 // --matrices: NAME (NAME.mtx in the matrix directory), a path to a .mtx file,
 // synthetic:ROWSxK, table1 (all six shapes) or table1:NAME.
 #include <sys/stat.h>
@@ -98,6 +99,10 @@ int main(int argc, char** argv) try {
   out["cases"] = json::array();
   const std::string annotated = dlb::read_text(o.kernel);
   const std::string variants = o.mode == "app" ? "" : dlb::variant_source(o, "spmv");
+  const std::string variant_walks = args.has("variants")
+                                        ? dlb::read_text(o.kernel_dir + "/layouts.h") + "\n" +
+                                              dlb::read_text(o.kernel_dir + "/spmv_variants.cl")
+                                        : "";
 
   for (const auto& m : mats) {
     std::vector<float> x(m.cols);
@@ -184,6 +189,28 @@ int main(int argc, char** argv) try {
         [&](const std::string& s, const std::string& opts, std::size_t W, const std::string& what) {
           return run(s, opts, W, 0, what, nullptr);
         });
+    if (args.has("variants")) {
+      // How a work-item walks its row (spmv_variants.cl), on DA and every ASTA(T).
+      json v = json::object();
+      for (const auto& l : o.layouts) {
+        if (l.tile == 1) continue;
+        for (const char* walk : {"FORMULA", "STRIDE", "SPLIT"}) {
+          if (l.tile == 0 && std::string(walk) == "SPLIT") continue;
+          for (int unroll : {1, 4}) {
+            const std::string name =
+                l.name() + " " + walk + (unroll > 1 ? " unroll " + std::to_string(unroll) : "");
+            const std::string opts =
+                l.options() + " -DV_" + walk + " -DV_UNROLL=" + std::to_string(unroll);
+            v[name] = run(variant_walks, opts, l.width(m.rows), 0, name, nullptr);
+          }
+        }
+      }
+      std::printf("%-14s variants:", m.name.c_str());
+      for (const auto& [name, t] : v.items())
+        std::printf("  %s %.4f", name.c_str(), t.get<double>());
+      std::printf("\n");
+      c["variants_ms"] = v;
+    }
     c["kernel_ms"] = ms;
     c["speedup"] = speed;
     c["check"] = "ok";
