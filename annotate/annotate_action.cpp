@@ -303,7 +303,9 @@ class Consumer : public ASTConsumer {
             for (const ParmVarDecl* p : w.fd->parameters())
               if (p->getName() == dims.back().names()[0]) bd.flat_param = p;
         } else {
-          if (recname.empty())
+          // `:float` names the scalar type, which the runtime reads as a record of S
+          // scalars made at each launch: a constant S names its own record.
+          if (recname.empty() || is_flat_scalar(recname))
             recname = "flat_" + std::string(scalar_name(sc)) + "_" + std::to_string(*s);
           bd.flat_count = static_cast<unsigned>(*s);
           bd.s = std::to_string(*s);

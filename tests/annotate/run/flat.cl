@@ -55,3 +55,16 @@ __kernel void moved(__global float *g, int n) {
   g[c * 5 + 1] = s;
   g[5 * c + 4] *= 2.0f;
 }
+
+// Two flat arrays that name their scalar type, one whose S is an argument and one whose
+// S is a constant: the constant one gets a record of its own (flat_float_2), never the
+// name `float` that stands for "S at each launch".
+//TEST: named 1003 args: buf buf int:6
+//DL: AoS: const a:float[global_size(0)][S], out:float[global_size(0)][2]
+__kernel void named(__global const float *a, __global float *out, int S) {
+  const int r = get_global_id(0);
+  float s = 0.0f;
+  for (int x = 0; x < S; ++x) s += a[r * S + x];
+  out[2 * r] = s;
+  out[2 * r + 1] = a[r * S + 1];
+}
