@@ -88,9 +88,19 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
     }
     case Algorithm::Pttwac:
     case Algorithm::Pipt:
-    case Algorithm::Segmented:
+    case Algorithm::Segmented: {
       if (!da_asta) return std::string(algorithm_name(a)) + " converts between DA and ASTA(T) only";
+      // A minitile (T units) moves with one work-item per unit, or per 16 bytes where the
+      // minitile is a multiple of 16 bytes (ops_transpose.cpp): one work-group holds it.
+      const std::size_t T = tiled_width(is_asta(from) ? from : to, c.n);
+      const std::size_t lanes = std::max(T, T * c.unit / 16);
+      if (lanes > c.lim.max_work_group_size)
+        return std::string(algorithm_name(a)) + " moves a minitile of " + std::to_string(T) +
+               " units with up to " + std::to_string(lanes) +
+               " work-items, more than the device's work-group (" +
+               std::to_string(c.lim.max_work_group_size) + ")";
       return {};
+    }
     case Algorithm::Auto:
       break;
   }

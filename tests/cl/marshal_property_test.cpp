@@ -82,6 +82,26 @@ TEST_P(RandomRecord, EveryPairEveryAlgorithm) {
 
 INSTANTIATE_TEST_SUITE_P(Records, RandomRecord, ::testing::Range(1u, 25u));
 
+// Tile widths of any size, as `-> ASTA(E)` gives them (E an argument: a plane's row
+// count): small odd ones, tiles larger than local memory, tiles of more records than the
+// buffer's; the planner's choice, both directions, round trips bit-exact.
+TEST(MarshalTiles, WidthsOfAnySize) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  std::uint32_t seed = 4242;
+  for (unsigned s : {5u, 100u}) {
+    const dl::Record rec = dl::Record::uniform("plane_row", dl::Scalar::Float, s);
+    for (std::uint32_t T : {3u, 17u, 100u, 1000u, 4099u})
+      for (std::size_t n : {std::size_t(T) * 3 + 1, std::size_t(T) / 2 + 1}) {
+        SCOPED_TRACE("S = " + std::to_string(s) + ", T = " + std::to_string(T) +
+                     ", n = " + std::to_string(n));
+        dltest::check_pair(m, rec, n, Layout::aos(), Layout::asta(T), Algorithm::Auto, seed++);
+        dltest::check_pair(m, rec, n, Layout::da(), Layout::asta(T), Algorithm::Auto, seed++);
+        if (HasFatalFailure()) return;
+      }
+  }
+}
+
 TEST(MarshalErrors, EveryAlgorithmRefusesWhatItCannotTake) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
