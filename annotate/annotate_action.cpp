@@ -230,20 +230,39 @@ class Consumer : public ASTConsumer {
         if (!e) return fail("dimension '" + d.text() + "' of '" + b.name + "': " + why);
         dims.push_back(std::move(*e));
       }
+      // A tile width given by arguments (`-> ASTA(E)`): macros expanded the same way.
+      std::optional<dl::Expr> tile;
+      if (b.tile) {
+        std::string why;
+        tile = expand_macros(*b.tile, w.fd, why);
+        if (!tile) return fail("tile width '" + b.tile->text() + "' of '" + b.name + "': " + why);
+        if (tile->is_constant()) {
+          const auto v = tile->eval({});
+          if (!v || *v < 1 || *v > static_cast<std::int64_t>(kMaxTile))
+            return fail("tile width '" + b.tile->text() + "' of '" + b.name + "' is " +
+                        (v ? std::to_string(*v) : std::string("not a number")) + ", outside [1, " +
+                        std::to_string(kMaxTile) + "]");
+        }
+      }
       // Names bind to the parameters Clang sees (preprocessed, under the -D options), as
       // the runtime binds them by CL_KERNEL_ARG_NAME; never to the source text's list.
-      for (const auto& d : dims)
-        for (const auto& n : d.names()) {
+      std::vector<const dl::Expr*> named(dims.size());
+      for (std::size_t d = 0; d < dims.size(); ++d) named[d] = &dims[d];
+      const dl::Expr* tile_at = tile ? &*tile : nullptr;
+      if (tile_at) named.push_back(tile_at);
+      for (const dl::Expr* d : named)
+        for (const auto& n : d->names()) {
+          const std::string what = d == tile_at ? "tile width of '" : "dimension of '";
           const ParmVarDecl* sp = nullptr;
           for (const ParmVarDecl* p : w.fd->parameters())
             if (p->getName() == n) sp = p;
           if (!sp)
-            return fail("dimension of '" + b.name + "' names '" + n +
+            return fail(what + b.name + "' names '" + n +
                         "', which is not a parameter of kernel '" + w.ann->kernel + "'");
           if (!sp->getType()->isIntegerType())
-            return fail("dimension of '" + b.name + "' names '" + n + "', a parameter of type '" +
-                        sp->getType().getUnqualifiedType().getAsString() +
-                        "'; dimensions read integer arguments");
+            return fail(what + b.name + "' names '" + n + "', a parameter of type '" +
+                        sp->getType().getUnqualifiedType().getAsString() + "'; " +
+                        (d == tile_at ? "tile widths" : "dimensions") + " read integer arguments");
         }
       QualType t = pd->getType();
       if (!t->isPointerType())
@@ -263,6 +282,12 @@ class Consumer : public ASTConsumer {
         return fail("annotated parameter '" + b.name + "' is not in __global or __constant memory");
       BufferAnnotation c = b;
       c.dims = dims;
+      Layout written = b.target;
+      if (tile && tile->is_constant()) {
+        written = Layout::asta(static_cast<std::uint32_t>(*tile->eval({})));
+        tile.reset();
+      }
+      c.tile = opts_.force_layout ? std::nullopt : tile;
       std::string recname = b.record;
       if (pointee->isStructureType()) {
         if (c.whole() && dims.size() > 1)
@@ -322,7 +347,7 @@ class Consumer : public ASTConsumer {
                     "') is not a pointer to a record or a flat array");
       }
       bd.natural = naturally_aligned(bd.rec);
-      Layout target = opts_.force_layout ? *opts_.force_layout : b.target;
+      Layout target = opts_.force_layout ? *opts_.force_layout : written;
       c.target = target;
       c.record = bd.rec.name();
       c.marshaler = (target.kind == LayoutKind::DA ? "AOS2DA_" : "AOS2ASTA_") +
@@ -762,6 +787,8 @@ class Consumer : public ASTConsumer {
         wv = b.n;
       else if (c.target.kind == LayoutKind::AoS)
         wv = "(dl_off)1";
+      else if (c.tile)
+        wv = "(dl_off)(" + c.tile->to_cl() + ")";
       else if (c.target.tile)
         wv = "(dl_off)" + std::to_string(c.target.tile);
       else
@@ -1047,6 +1074,7 @@ class Consumer : public ASTConsumer {
       const Layout& t = c.target;
       a.layout = t.kind == LayoutKind::DA    ? "DA"
                  : t.kind == LayoutKind::AoS ? "AoS"
+                 : c.tile                    ? "ASTA(" + c.tile->text() + ")"
                  : t.tile                    ? t.str()
                                              : "ASTA (T = DL_ASTA_T, chosen by the runtime)";
       const bool given = w.ann->buffers[i].target_given;
@@ -1054,8 +1082,9 @@ class Consumer : public ASTConsumer {
         a.reason = "forced by --layout";
       else if (t.kind == LayoutKind::DA)
         a.reason = "the annotation asks for DA";
-      else if (t.kind == LayoutKind::ASTA && t.tile)
-        a.reason = "the annotation fixes the tile width";
+      else if (t.kind == LayoutKind::ASTA && (t.tile || c.tile))
+        a.reason = c.tile ? "the annotation gives the tile width by the kernel's arguments"
+                          : "the annotation fixes the tile width";
       else if (t.kind == LayoutKind::AoS && given)
         a.reason = "the annotation asks for AoS";
       else if (t.kind == LayoutKind::AoS)

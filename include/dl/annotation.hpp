@@ -91,11 +91,15 @@ struct BufferAnnotation {
   std::string name;                 // parameter name
   std::vector<Expr> dims;           // [E1][E2]...: n is their product (see record_count())
   Layout target = Layout::asta(0);  // ASTA with tile 0 = "ASTA with the runtime's T"
-  bool target_given = false;        // written after `->` (else dl-annotate may choose)
-  std::string marshaler;            // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
-  std::string record;               // record name (from the marshaler name or name:rec)
-  bool read_only = false;           // `const`: the kernel never writes it
-  bool write_only = false;          // `write_only`: the kernel never reads it
+  /// `-> ASTA(E)` with E an expression of the kernel's integer arguments: the tile width
+  /// is E's value at each launch (target is then ASTA with tile 0). A constant E is folded
+  /// into target instead.
+  std::optional<Expr> tile;
+  bool target_given = false;  // written after `->` (else dl-annotate may choose)
+  std::string marshaler;      // AOS2ASTA_foo / AOS2DA_foo, empty before dl-annotate
+  std::string record;         // record name (from the marshaler name or name:rec)
+  bool read_only = false;     // `const`: the kernel never writes it
+  bool write_only = false;    // `write_only`: the kernel never reads it
   /// Annotated `[*]`: n is the bound buffer's records, given to the kernel at each launch.
   bool whole() const { return !dims.empty() && dims[0].is_whole(); }
   int line = 0, column = 0;  // 1-based position of the name in the source

@@ -302,7 +302,7 @@ class ClauseParser {
     if (t_.compare(i_, 2, "->") == 0) {
       i_ += 2;
       skip();
-      if (!target(b.target)) return false;
+      if (!target(b.target, b.tile)) return false;
       b.target_given = true;
       skip();
     }
@@ -386,27 +386,53 @@ class ClauseParser {
     ++i_;
     return true;
   }
-  /// The target after `->`: ASTA, ASTA(T), DA or AoS.
-  bool target(Layout& out) {
+  /// The target after `->`: ASTA, ASTA(T), ASTA(E), DA or AoS.
+  bool target(Layout& out, std::optional<Expr>& tile_expr) {
     const std::size_t s = i_;
     while (i_ < t_.size() && is_ident(t_[i_])) ++i_;
     const std::string kind(t_.substr(s, i_ - s));
     if (kind.empty()) return error("expected a target layout after '->', found " + found());
     if (i_ < t_.size() && t_[i_] == '(') {
-      const std::size_t close = t_.find(')', i_);
-      if (close == std::string_view::npos) return error("missing ')' after '" + kind + "('");
+      // The matching ')': an expression may hold parentheses of its own.
+      std::size_t close = i_ + 1;
+      for (int depth = 1; close < t_.size(); ++close)
+        if (t_[close] == '(')
+          ++depth;
+        else if (t_[close] == ')' && --depth == 0)
+          break;
+      if (close >= t_.size()) return error("missing ')' after '" + kind + "('");
       const std::string tile(t_.substr(i_ + 1, close - i_ - 1));
+      const std::size_t open = i_;
       i_ = close + 1;
       if (kind == "ASTA" || kind == "asta") {
-        try {
-          out = Layout::parse(t_.substr(s, i_ - s));
-          return true;
-        } catch (const LayoutError&) {
+        auto bad = [&](const std::string& why) {
           i_ = s;
           return error("bad tile width '" + tile + "' in '" +
-                       std::string(t_.substr(s, close + 1 - s)) +
-                       "': T is a whole number from 1 to " + std::to_string(kMaxTile));
+                       std::string(t_.substr(s, close + 1 - s)) + "': " + why);
+        };
+        const std::string range = "T is a whole number from 1 to " + std::to_string(kMaxTile) +
+                                  " or an expression of the kernel's integer arguments";
+        std::string err;
+        std::size_t pos = 0;
+        auto e = Expr::parse(tile, &err, &pos);
+        if (!e) {
+          i_ = open + 1 + pos;
+          return error("bad tile width expression '" + tile + "': " + err);
         }
+        if (e->is_whole() || !e->fields().empty())
+          return bad(
+              "the tile width takes kernel arguments and constants only (no '*', "
+              "sizeof or arg.field); " +
+              range);
+        if (!e->is_constant()) {
+          out = Layout::asta(0);
+          tile_expr = std::move(*e);
+          return true;
+        }
+        const std::int64_t v = e->eval({}).value_or(0);  // folded, so it evaluates
+        if (v < 1 || v > static_cast<std::int64_t>(kMaxTile)) return bad(range);
+        out = Layout::asta(static_cast<std::uint32_t>(v));
+        return true;
       }
     }
     const std::string lay(t_.substr(s, i_ - s));
@@ -572,11 +598,17 @@ SourceAnnotations scan_annotations(std::string_view src,
              "'" + b.name + "' is not a parameter of kernel '" + sig.name + "'"});
         bad = true;
       }
-      for (const Expr* d : b.dims)
+      std::vector<std::pair<const Expr*, const char*>> exprs;
+      for (const Expr* d : b.dims) exprs.emplace_back(d, "dimension");
+      if (!b.local)
+        for (const auto& x : p.buffers)
+          if (x.name == b.name && x.line == b.line && x.column == b.column && x.tile)
+            exprs.emplace_back(&*x.tile, "tile width");
+      for (const auto& [d, what] : exprs)
         for (const auto& n : d->names())
           if (k->param_index(n) < 0 && !(is_macro && is_macro(n))) {
             out.diagnostics.push_back({b.line, b.column, true,
-                                       "dimension of '" + b.name + "' names '" + n +
+                                       std::string(what) + " of '" + b.name + "' names '" + n +
                                            "', which is not a parameter of kernel '" + sig.name +
                                            "'"});
             bad = true;
@@ -711,6 +743,8 @@ std::string format_clause(const BufferAnnotation& b) {
     s += " -> DA";
   else if (b.target.kind == LayoutKind::AoS)
     s += " -> AoS";
+  else if (b.tile)
+    s += " -> ASTA(" + b.tile->text() + ")";
   else if (b.target.tile)
     s += " -> " + b.target.str();
   else

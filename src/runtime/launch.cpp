@@ -220,7 +220,20 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       return {};
     }
     nd.to = b.target;
-    if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) nd.to = Layout::asta(ps.tile);
+    if (b.tile) {
+      // `-> ASTA(E)`: the tile width of this launch.
+      std::string err;
+      const auto t = b.tile->eval(env, &err);
+      if (!t || *t < 1 || *t > static_cast<std::int64_t>(kMaxTile)) {
+        why = fmt::format(
+            "argument {}: tile width '{}' {}", b.name, b.tile->text(),
+            t ? fmt::format("is {}, outside [1, {}]", *t, kMaxTile) : "does not evaluate: " + err);
+        return {};
+      }
+      nd.to = Layout::asta(static_cast<std::uint32_t>(*t));
+    } else if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) {
+      nd.to = Layout::asta(ps.tile);
+    }
     nd.write_only = b.write_only;
     out.push_back(std::move(nd));
   }

@@ -286,6 +286,11 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       for (const auto& e : b->dims) dims.push_back(*e.eval(env));
       d.n = dl::record_count(dims, d.rec).value();
       d.target = b->target;
+      if (b->tile) {  // `-> ASTA(E)`: E's value for this launch
+        const auto w = b->tile->eval(env);
+        ASSERT_TRUE(w && *w >= 1) << "tile width of " << params[a];
+        d.target = dl::Layout::asta(static_cast<std::uint32_t>(*w));
+      }
       const std::size_t held = args[a].value.empty() ? d.n : std::stoul(args[a].value);
       ASSERT_GE(held, d.n) << "buffer " << params[a] << " smaller than its annotation";
       d.bytes.resize(held * d.rec->size());

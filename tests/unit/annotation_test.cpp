@@ -104,6 +104,57 @@ __kernel __attribute__((reqd_work_group_size(64,1,1))) void k(__global float *a,
   EXPECT_EQ(dl::record_count({300, 4}, &flat), 1200u);
 }
 
+// `-> ASTA(E)`: a tile width given by the kernel's integer arguments (the two fastest
+// dimensions of a 3-D array swapped per plane); constant expressions fold to ASTA(T).
+TEST(Annotation, TileWidthExpression) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: const a:float[nz * ny][nx] -> ASTA(ny), b:float[n][4] -> ASTA(4 * (2 + 2)), "
+      "c:float[n][4] -> ASTA((ny + 1) / 2) AOS2ASTA_flat_float\n"
+      "__kernel void k(__global const float *a, __global float *b, __global float *c, int nx,\n"
+      "                int ny, int nz, int n) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& b = s.kernels.at(0).buffers;
+  ASSERT_EQ(b.size(), 3u);
+  ASSERT_TRUE(b[0].tile.has_value());
+  EXPECT_EQ(b[0].tile->text(), "ny");
+  EXPECT_EQ(b[0].target, dl::Layout::asta(0));
+  EXPECT_TRUE(b[0].target_given);
+  EXPECT_FALSE(b[1].tile.has_value());
+  EXPECT_EQ(b[1].target, dl::Layout::asta(16));
+  ASSERT_TRUE(b[2].tile.has_value());
+  EXPECT_EQ(b[2].marshaler, "AOS2ASTA_flat_float");
+  EXPECT_EQ(dl::format_clause(b[0]), "const a:float[nz * ny][nx] -> ASTA(ny)");
+  EXPECT_EQ(dl::format_clause(b[1]), "b:float[n][4] -> ASTA(16)");
+  EXPECT_EQ(dl::format_clause(b[2]), "c:float[n][4] -> ASTA((ny + 1) / 2) AOS2ASTA_flat_float");
+  // Round trip: the formatted clause scans to the same tile.
+  auto again = dl::scan_annotations("//DL: AoS: " + dl::format_clause(b[2]) +
+                                    "\n__kernel void k(__global float *c, int ny, int n) {}\n");
+  ASSERT_FALSE(again.has_errors()) << again.diagnostics[0].message;
+  dl::Expr::Env env;
+  env.scalar = [](const std::string& n) -> std::optional<std::int64_t> {
+    if (n == "ny") return 9;
+    return std::nullopt;
+  };
+  EXPECT_EQ(again.kernels.at(0).buffers.at(0).tile->eval(env), 5);
+  // Errors: names that are not parameters, the whole buffer, bad syntax, constant out of range.
+  const std::pair<const char*, const char*> bad[] = {
+      {"a[n] -> ASTA(m)", "tile width of 'a' names 'm'"},
+      {"a[n] -> ASTA(*)", "the tile width takes kernel arguments and constants only"},
+      {"a[n] -> ASTA(sizeof(int))", "the tile width takes kernel arguments and constants only"},
+      {"a[n] -> ASTA(n +)", "bad tile width expression 'n +'"},
+      {"a[n] -> ASTA(2 - 3)", "bad tile width '2 - 3' in 'ASTA(2 - 3)'"},
+      {"a[n] -> ASTA(1048576 * 2)", "T is a whole number from 1 to 1048576"},
+      {"a[n] -> ASTA((n)", "missing ')'"},
+  };
+  for (const auto& [clause, want] : bad) {
+    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
+                                  "\n__kernel void k(__global float *a, int n) {}\n");
+    ASSERT_TRUE(e.has_errors()) << clause;
+    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
+        << clause << ": " << e.diagnostics[0].message;
+  }
+}
+
 // `write_only`: the kernel never reads the buffer; it excludes `const`, and it is
 // written back by format_clause.
 TEST(Annotation, WriteOnly) {

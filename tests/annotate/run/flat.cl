@@ -68,3 +68,20 @@ __kernel void named(__global const float *a, __global float *out, int S) {
   out[2 * r] = s;
   out[2 * r + 1] = a[r * S + 1];
 }
+
+// A 3-D array a[nz][ny][nx] whose rows are walked by consecutive work-items: ASTA with the
+// tile width ny swaps its two fastest dimensions in every plane (a[z][x][y]); the output's
+// tile width is an expression too (ny + 3: a partial last tile of 1003 % 20 = 3 rows).
+//TEST: planes 1003 args: buf buf int:6 int:17 int:59
+//DL: AoS: const a:float[nz * ny][nx] -> ASTA(ny), out:float[nz * ny][2] -> ASTA(ny + 3)
+__kernel void planes(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int r = get_global_id(0); /* the row of plane z = r / ny, y = r % ny */
+  if (r >= ny * nz) return;
+  float s = 0.0f, m = 0.0f;
+  for (int x = 0; x < nx; ++x) {
+    s += a[r * nx + x]; /* no multiply-add: contraction may differ between builds */
+    m = fmax(m, a[(r / ny * ny + r % ny) * nx + x]);
+  }
+  out[2 * r] = s;
+  out[2 * r + 1] = m;
+}
