@@ -137,7 +137,7 @@ dl_diff::Case warm_up() {
     create.records = 65;
     create.buf = c.buffers++;
     add(create);
-    auto launch = [&](Form f, int n, int len) {
+    auto launch = [&](Form f, int n, int len, int tile = 0) {
       Op l;
       l.kind = OpKind::Launch;
       l.form = f;
@@ -147,6 +147,7 @@ dl_diff::Case warm_up() {
       l.n = n;
       l.cap = n;
       l.len = len;
+      l.tile = tile;
       l.g = static_cast<std::size_t>(n);
       add(l);
       Op r;
@@ -164,6 +165,7 @@ dl_diff::Case warm_up() {
         for (int len : kFlatLens) {
           const int most = static_cast<int>(65 * info(shape).size / sizeof(float)) / len;
           launch(Form::UpdK, std::min(n, most), len);
+          launch(Form::UpdTK, std::min(n, most), len, len + 1);
           launch(Form::SumK, std::min(n, most), len);
         }
     }

@@ -23,6 +23,7 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
   if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
   if (f == Form::UpdK) return i.flat ? "fupdk" : "";
+  if (f == Form::UpdTK) return i.flat ? "fupdtk" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
   if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
   if (i.flat) {
@@ -65,7 +66,8 @@ const char* form_text(Form f) {
                             "write_only g[n][S]",
                             "g[n][K], K an argument",
                             "const g[n][K], K an argument",
-                            "p[d.count], d by value, if (i < cap)"};
+                            "p[d.count], d by value, if (i < cap)",
+                            "g[n][K] -> ASTA(t), K and t arguments"};
   return t[static_cast<int>(f)];
 }
 
@@ -179,6 +181,9 @@ std::string launch_text(const Op& op) {
       break;
     case Form::SumK:
       s << ", n=" << op.n << ", K=" << op.len << ", out=b" << op.buf2;
+      break;
+    case Form::UpdTK:
+      s << ", n=" << op.n << ", K=" << op.len << ", t=" << op.tile << ", k=" << op.k;
       break;
     case Form::Dims:
       s << ", d={k=" << op.k << ", count=" << static_cast<std::uint32_t>(op.n)

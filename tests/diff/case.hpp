@@ -33,7 +33,9 @@ const ShapeInfo& info(Shape s);
 /// UpdK and SumK (flat arrays only) read records of K floats, K a kernel argument
 /// (`g[n][K]`, `const g[n][K]`: one kernel for every K, whatever S the buffer was made
 /// of). Dims takes its count from a field of a struct passed by value (`p[d.count]`,
-/// d = {k, count}) and is bounded by cap, as Cap.
+/// d = {k, count}) and is bounded by cap, as Cap. UpdTK is UpdK in ASTA with a tile width
+/// that is a kernel argument too (`g[n][K] -> ASTA(t)`): t varies between launches of one
+/// buffer, and a t outside [1, 2^20] makes DL run the kernel untransformed.
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -49,7 +51,8 @@ enum class Form : std::uint8_t {
   Emit,
   UpdK,
   SumK,
-  Dims
+  Dims,
+  UpdTK
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -105,7 +108,8 @@ struct Op {
   Form form = Form::Upd;
   Prog prog = Prog::Main;
   int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
-  int len = 0;                // UpdK, SumK: K, the floats per record
+  int len = 0;                // UpdK, SumK, UpdTK: K, the floats per record
+  int tile = 0;               // UpdTK: t, the tile width
   std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
   int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative
   bool follow = false;        // UserEvent: a read chained after the launch before the status

@@ -199,8 +199,15 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
   if (lens.empty()) return;
   const int K = r_.pick(lens);
   const int n = n_upto(floats / static_cast<std::size_t>(K));  // n records of K floats fit
-  launch(q, sum ? Form::SumK : Form::UpdK, a, sum ? out_for(n) : -1, n);
+  // An update in ASTA with the tile width an argument: of every size, whole and partial
+  // last tiles, one record per tile, all in one tile, and widths DL must refuse.
+  const bool tiled = !sum && r_.chance(40);
+  launch(q, sum ? Form::SumK : tiled ? Form::UpdTK : Form::UpdK, a, sum ? out_for(n) : -1, n);
   c_.ops.back().len = K;
+  if (tiled) {
+    const int t[] = {1, 2, 3, 7, 16, 33, n, n + 5, 0, -4, (1 << 20) + 1};
+    c_.ops.back().tile = t[r_.in(0, 10)];
+  }
 }
 
 void Builder::launch_dims(int q, int a, int cap, bool vary) {

@@ -456,6 +456,15 @@ __kernel void fupdk(__global float *g, int n, int K, int k) {
   for (int j = 0; j < K; ++j) g[i * K + j] += (float)(k + j);
 }
 
+// The same in ASTA whose tile width t is an argument too: the runtime converts the buffer
+// to ASTA(t) for each launch's t (t outside [1, 2^20]: the kernel runs untransformed).
+//DL: AoS: g[n][K] -> ASTA(t)
+__kernel void fupdtk(__global float *g, int n, int K, int t, int k) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  for (int j = 0; j < K; ++j) g[i * K + j] += (float)(k + j + t % 3);
+}
+
 // The same with unsigned arguments, read only.
 //DL: AoS: const g[n][K]
 __kernel void fsumk(__global const float *g, uint n, uint K, __global uint *out) {
