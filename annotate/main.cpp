@@ -40,21 +40,29 @@ bool read_file(const std::string& path, std::string& out, std::string& why) {
 }
 
 /// The files one run writes, all or none: each is written to a temporary beside it and
-/// renamed into place only once every one of them is written.
+/// renamed into place only once every one of them is written. An output that exists and
+/// is not a regular file (/dev/null, a pipe, a terminal) is written into directly at the
+/// commit: renaming over it would replace the device with a file.
 class Outputs {
  public:
   Outputs() = default;
   Outputs(const Outputs&) = delete;
   Outputs& operator=(const Outputs&) = delete;
   ~Outputs() {
-    for (const auto& f : files_) std::remove(f.tmp.c_str());
+    for (const auto& f : files_)
+      if (!f.tmp.empty()) std::remove(f.tmp.c_str());
   }
 
   /// Writes `text` for `path` (to its temporary); false with the reason in `why`.
   bool add(const std::string& path, const std::string& text, std::string& why) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return why = "it is a directory", false;
-    File f{path, path + ".dl-annotate." + std::to_string(::getpid()) + ".tmp"};
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::is_directory(st)) return why = "it is a directory", false;
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+      files_.push_back({path, "", text});
+      return true;
+    }
+    File f{path, path + ".dl-annotate." + std::to_string(::getpid()) + ".tmp", {}};
     std::ofstream out(f.tmp, std::ios::binary);
     if (!out) return why = std::strerror(errno), false;
     files_.push_back(f);
@@ -64,6 +72,15 @@ class Outputs {
   /// Renames every temporary into place; false with the file and reason on failure.
   bool commit(std::string& failed, std::string& why) {
     for (auto& f : files_) {
+      if (f.tmp.empty()) {  // not a regular file: written in place
+        std::ofstream out(f.path, std::ios::binary);
+        if (!out || !(out << f.text) || !out.flush()) {
+          failed = f.path;
+          why = std::strerror(errno);
+          return false;
+        }
+        continue;
+      }
       if (std::rename(f.tmp.c_str(), f.path.c_str()) != 0) {
         failed = f.path;
         why = std::strerror(errno);
@@ -76,7 +93,8 @@ class Outputs {
 
  private:
   struct File {
-    std::string path, tmp;
+    std::string path, tmp;  // tmp empty: written into path at the commit
+    std::string text;
   };
   std::vector<File> files_;
 };
