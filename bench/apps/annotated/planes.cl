@@ -1,0 +1,71 @@
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
+  const dl_off b = i / w * w;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
+   through dl_flat (a division). */
+static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                               dl_off c) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+}
+#endif
+// Sums along x of a 3-D array a[nz][ny][nx], as an application writes it: row-major, x
+// fastest, one work-item per row (z, y), consecutive work-items on consecutive rows y.
+// Each reads nx floats apart from its neighbour; with the two fastest dimensions swapped
+// in every plane (a[z][x][y], ASTA with tile width ny) they read adjacent floats.
+//DL: AoS: const a:float[nz * ny][nx] -> ASTA(ny) AOS2ASTA_flat_float
+#ifdef DL_ASTA_T
+__kernel void planes_sum(__global const float* a, __global float* out, int nx, int ny,
+                         int nz) {
+  const dl_off dl_n_a = (dl_off)(((long)(nz) * (long)(ny)));
+  const dl_off dl_s_a = (dl_off)((long)(nx));
+  const dl_off dl_w_a = (dl_off)((long)(ny));
+  const int r = get_global_id(0);  // row y of plane z: r = z * ny + y
+  if (r >= ny * nz) return;
+  float s = 0.0f;
+  for (int x = 0; x < nx; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));
+  out[r] = s;
+}
+#else
+__kernel void planes_sum(__global const float* a, __global float* out, int nx, int ny,
+                         int nz) {
+  const int r = get_global_id(0);  // row y of plane z: r = z * ny + y
+  if (r >= ny * nz) return;
+  float s = 0.0f;
+  for (int x = 0; x < nx; ++x) s += a[r * nx + x];
+  out[r] = s;
+}
+#endif
