@@ -8,8 +8,9 @@
 # bench/results/DEVICE_TAG/ (or --out):
 #   marshal.json       dl-bench-marshal: copy references, every algorithm on the (S, T) sweep,
 #                      the six Table 1 shapes, and the marshaling cost of the apps' buffers
-#   micro.json, blackscholes.json, spmv.json, lbm.json
+#   micro.json, blackscholes.json, spmv.json, lbm.json, planes.json
 #                      kernel times of AoS, DA, ASTA(T) (Figures 1 and 5), results checked
+#                      (gpu profile: spmv.json also times spmv_variants.cl, --variants)
 #   dlmode-*.json      the unmodified AoS apps with annotated kernels, plain and under
 #                      dl-run (when dl-run and annotated kernels are available)
 # and the figures (bench/scripts/plot.py) next to them. Profiles choose the sizes:
@@ -48,17 +49,20 @@ case "$profile" in
   gpu)
     size="${SIZE_MIB:-1024}"; sweep_S=2,5,9,19,32; tiles=16,32,64; reps=5
     micro=(--S 1,2,3,4,5,6,8,9,12,16,19,20,24,28,32 --n 1048576)
-    bs=(--n 4194304); spmv=(--matrices bcsstk18,table1); lbm=(--nx 100 --ny 100 --nz 130 --steps 2)
+    bs=(--n 4194304); spmv=(--matrices bcsstk18,table1 --variants); lbm=(--nx 100 --ny 100 --nz 130 --steps 2)
+    planes=(--nz 256 --ny 1024 --nx 64)
     iters=10 ;;
   cpu)
     size="${SIZE_MIB:-32}"; sweep_S=2,5,9,19,32; tiles=16,32,64; reps=3
     micro=(--S 1,2,4,5,8,9,16,19,32 --n 262144)
     bs=(--n 1048576); spmv=(--matrices bcsstk18,table1); lbm=(--nx 40 --ny 40 --nz 50 --steps 2)
+    planes=(--nz 64 --ny 256 --nx 64)
     iters=5 ;;
   smoke)
     size="${SIZE_MIB:-2}"; sweep_S=5,19; tiles=16,64; reps=1
     micro=(--S 1,5,32 --n 4096)
     bs=(--n 8192); spmv=(--matrices fidapm05,synthetic:500x9); lbm=(--nx 12 --ny 10 --nz 9 --steps 2)
+    planes=(--nz 5 --ny 37 --nx 9)
     iters=2 ;;
   *) echo "run-eval.sh: unknown profile $profile" >&2; exit 2 ;;
 esac
@@ -73,7 +77,7 @@ if ((build)); then
     cmake "${cfg[@]}" -DDL_BUILD_INTERPOSER=OFF -DDL_BUILD_EXAMPLES=OFF >/dev/null
   fi
   cmake --build "$B" -j "${JOBS:-$(nproc)}" --target dl-bench-marshal dl-app-micro \
-    dl-app-blackscholes dl-app-spmv dl-app-lbm
+    dl-app-blackscholes dl-app-spmv dl-app-lbm dl-app-planes
   have="$(cmake --build "$B" --target help)"
   for t in dl_interpose dl_run dl-annotate dl-bench-overhead; do  # for DL mode; optional
     if grep -q " $t\$" <<<"$have"; then
@@ -90,6 +94,8 @@ if part apps; then
   "$apps/dl-app-blackscholes" "${dev[@]}" "${bs[@]}" --T "$tiles" --repeats "$reps" --json "$out/blackscholes.json"
   "$apps/dl-app-spmv" "${dev[@]}" "${spmv[@]}" --T "$tiles" --repeats "$reps" --json "$out/spmv.json"
   "$apps/dl-app-lbm" "${dev[@]}" "${lbm[@]}" --T "$tiles" --repeats "$reps" --json "$out/lbm.json"
+  # The plane transpose: AoS, DA and ASTA(ny) (the -> ASTA(ny) annotation's layout).
+  "$apps/dl-app-planes" "${dev[@]}" "${planes[@]}" --repeats "$reps" --json "$out/planes.json"
 fi
 
 if part marshal; then
@@ -123,13 +129,14 @@ elif [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
   else
     cp "$root"/bench/apps/annotated/*.cl "$dk/"
   fi
-  for app in micro blackscholes spmv lbm; do
+  for app in micro blackscholes spmv lbm planes; do
     [ -f "$dk/$app.cl" ] || { log "no annotated kernel for $app: skipped"; continue; }
     case $app in
       blackscholes) args=("${bs[@]}") ;;
       spmv) args=(--matrices table1:e40r0000) ;;
       micro) args=(--S 16 "${micro[@]:2}") ;;
       lbm) args=("${lbm[@]}") ;;
+      planes) args=("${planes[@]}") ;;
     esac
     log "DL mode: $app (plain, then under dl-run)"
     "$apps/dl-app-$app" "${dev[@]}" "${args[@]}" --mode app --iters "$iters" --kernel-dir "$dk" \
