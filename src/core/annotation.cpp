@@ -581,13 +581,15 @@ SourceAnnotations scan_annotations(std::string_view src,
       int line, column;
       std::vector<const Expr*> dims;
       bool local;
+      const Expr* tile;  // `-> ASTA(E)`
     };
     std::vector<Named> named;
     for (const auto& b : p.buffers) {
-      named.push_back({b.name, b.line, b.column, {}, false});
+      named.push_back({b.name, b.line, b.column, {}, false, b.tile ? &*b.tile : nullptr});
       for (const auto& d : b.dims) named.back().dims.push_back(&d);
     }
-    for (const auto& l : p.locals) named.push_back({l.name, l.line, l.column, {&l.extent}, true});
+    for (const auto& l : p.locals)
+      named.push_back({l.name, l.line, l.column, {&l.extent}, true, nullptr});
     // Names are checked against the text only where it is the compiled list; otherwise
     // dl-annotate (on Clang's AST) and the runtime (CL_KERNEL_ARG_NAME) check them.
     for (const Named& b : named) {
@@ -600,10 +602,7 @@ SourceAnnotations scan_annotations(std::string_view src,
       }
       std::vector<std::pair<const Expr*, const char*>> exprs;
       for (const Expr* d : b.dims) exprs.emplace_back(d, "dimension");
-      if (!b.local)
-        for (const auto& x : p.buffers)
-          if (x.name == b.name && x.line == b.line && x.column == b.column && x.tile)
-            exprs.emplace_back(&*x.tile, "tile width");
+      if (b.tile) exprs.emplace_back(b.tile, "tile width");
       for (const auto& [d, what] : exprs)
         for (const auto& n : d->names())
           if (k->param_index(n) < 0 && !(is_macro && is_macro(n))) {
