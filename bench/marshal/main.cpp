@@ -4,8 +4,12 @@
 //   dl-bench-marshal [--platform P] [--device D] [--size-mib 1024] [--groups sweep,table1]
 //                    [--S 2,5,9,19,32] [--T 16,32,64] [--repeats 5] [--warmup 1]
 //                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
-//                    [--row-budget-ms 1500] [--resume out.json]
+//                    [--row-budget-ms 1500] [--resume out.json] [--instance-cycles auto]
+//                    [--build-options "-DX=1"]
 //
+// --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
+// (MarshalOptions::instance_cycles).
+// --build-options: appended to the marshaling programs' build options (kernel variants).
 // --resume FILE (an earlier, interrupted run's JSON, saved after every buffer): keeps its
 // rows and copy references and measures only the buffers it does not hold, so a run can
 // span several commands on machines that limit one command's time.
@@ -416,7 +420,16 @@ int main(int argc, char** argv) try {
   std::printf("device: %s (%s, driver %s)\n", d.name.c_str(), d.platform_name.c_str(),
               d.driver.c_str());
   dlbm::Reference ref(d);
-  dl::Marshaler m(d.context, d.device);
+  dl::MarshalOptions mopt;
+  const std::string cycles = args.str("instance-cycles", "auto");
+  if (cycles == "table")
+    mopt.instance_cycles = dl::MarshalOptions::Cycles::Table;
+  else if (cycles == "rounds")
+    mopt.instance_cycles = dl::MarshalOptions::Cycles::Rounds;
+  else if (cycles != "auto")
+    throw std::runtime_error("--instance-cycles: auto, table or rounds, not " + cycles);
+  mopt.build_options = args.str("build-options", "");
+  dl::Marshaler m(d.context, d.device, nullptr, mopt);
   Bench B(d, ref, m);
   B.repeats = int(args.num("repeats", 5));
   B.warmup = int(args.num("warmup", 1));
@@ -463,6 +476,8 @@ int main(int argc, char** argv) try {
                {"size_bytes", size},
                {"repeats", B.repeats},
                {"preferred_tile", m.preferred_tile()},
+               {"instance_cycles", cycles},
+               {"build_options", mopt.build_options},
                {"timing",
                 "OpenCL event profiling: end of the last kernel minus end of a spacer "
                 "kernel enqueued just before; median of repeats after warm-up"},

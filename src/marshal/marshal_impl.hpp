@@ -207,6 +207,16 @@ cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::si
 void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event* wait,
              cl_event* done, MarshalResult& r);
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err);
+/// PttwacInstance's cycle table for full instances of w records in chunks of b (the
+/// whole-cycle plan of DA <-> ASTA(b) over w records; `device`: with its device copy),
+/// or nullptr where it is off, too large to walk, or over the in-place bound of n records.
+/// Called with `mu` held.
+Marshaler::Impl::SegEntry* instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
+                                           std::size_t n, std::size_t w, std::size_t b,
+                                           bool to_tiled, bool device);
+/// Device bytes of that table for n records at the chunking of a 16-byte aligned buffer.
+std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::size_t n,
+                                 std::size_t w, bool to_tiled);
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 

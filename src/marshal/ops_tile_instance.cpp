@@ -1,8 +1,9 @@
 // PttwacInstance: AoS <-> ASTA(T) by cycle following inside one tile, done bits in local
 // memory (kernels/tile_instance.cl), for tiles larger than local memory. Each instance
 // is cut into chunks of b records (transposed through local memory), then the minitiles
-// of b units are permuted by PTTWAC; this file picks b, the instances per work-group
-// and the local memory sizes.
+// of b units are permuted by cycle following (from a host table of the cycles where it
+// fits, else PTTWAC rounds with done bits); this file picks b, the instances per
+// work-group, the local memory sizes and the cycle table.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -57,6 +58,43 @@ Chunking pick_chunk(std::size_t w, std::size_t unit, std::size_t R, std::size_t 
 
 }  // namespace
 
+Marshaler::Impl::SegEntry* instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
+                                           std::size_t n, std::size_t w, std::size_t b,
+                                           bool to_tiled, bool device) {
+  const std::size_t ru = rec.size() / unit;
+  const std::size_t minitiles = (w / std::max<std::size_t>(b, 1)) * ru;
+  using Cycles = MarshalOptions::Cycles;
+  const Cycles how = m.opt.instance_cycles;
+  const bool short_cycles = (ru & (ru - 1)) == 0 && minitiles <= 256;
+  // The host walks every minitile of an instance once per shape: bounded here.
+  if (how == Cycles::Rounds || (how == Cycles::Auto && short_cycles) || b >= w || w % b ||
+      minitiles > (std::size_t(1) << 22))
+    return nullptr;
+  // The instance permutation is DA <-> ASTA(b) of w records: its whole-cycle plan (the
+  // one P-IPT uses) is cached with the segment plans.
+  cl_int e = CL_SUCCESS;
+  const auto T = static_cast<std::uint32_t>(b);
+  const unsigned dir = to_tiled ? 1 : 0;
+  auto* entry = m.seg_plan(rec, unit, w, T, dir, Algorithm::Pipt, false, &e);
+  const std::size_t bytes = entry->plan->table.size() * sizeof(cl_ulong2);
+  if (!entry->plan->ok || entry->plan->table.empty() ||
+      bytes > in_place_budget(m.opt, n * rec.size()))
+    return nullptr;
+  if (!device) return entry;
+  entry = m.seg_plan(rec, unit, w, T, dir, Algorithm::Pipt, true, &e);
+  return e == CL_SUCCESS && entry->table ? entry : nullptr;
+}
+
+std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::size_t n,
+                                 std::size_t w, bool to_tiled) {
+  const std::size_t unit = rec.unit(), R = rec.size();
+  if (n < w) return 0;  // no full instance
+  const std::size_t pref = m.opt.instance_minitile_bytes ? m.opt.instance_minitile_bytes : 32;
+  const Chunking c = pick_chunk(w, unit, R, tile_local_budget(m.lim, m.opt), 0, pref);
+  const auto* entry = instance_cycles(m, rec, unit, n, w, c.b, to_tiled, false);
+  return entry ? entry->plan->table.size() * sizeof(cl_ulong2) : 0;
+}
+
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   const bool to_tiled = step.from.kind == LayoutKind::AoS;
   const Layout& tiled = to_tiled ? step.to : step.from;
@@ -81,10 +119,12 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   auto bits_words = [&](std::size_t cnt, std::size_t width, std::size_t b) {
     return (cnt * (width / b) * ru + 31) / 32;
   };
-  cl_kernel k = nullptr;
+  // Both kernels (rounds, table) run at the smaller of their work-group limits.
+  cl_kernel k = nullptr, kt = nullptr;
   cl_int e = job.m.kernel(job.unit, "dl_tile_instance", &k, err);
+  if (e == CL_SUCCESS) e = job.m.kernel(job.unit, "dl_tile_instance_table", &kt, err);
   if (e != CL_SUCCESS) return e;
-  const std::size_t wg = job.m.work_group(k);
+  const std::size_t wg = std::min(job.m.work_group(k), job.m.work_group(kt));
   // Local memory: the chunk staging buffer (also one start minitile per work-item
   // during step 2) and the done bits.
   std::size_t words = 0, stage = 16;
@@ -106,9 +146,19 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
     *err = "done bits of a " + std::to_string(w) + "-record tile do not fit local memory";
     return CL_INVALID_OPERATION;
   }
+  // Step 2 of the full instances from the host's cycle table where there is one;
+  // otherwise rounds with done bits.
+  cl_mem cyc = nullptr;
+  std::size_t ncyc = 0;
+  if (full) {
+    if (auto* entry = instance_cycles(job.m, job.rec, unit, job.n, w, cf.b, to_tiled, true)) {
+      cyc = entry->table;
+      ncyc = entry->plan->table.size();
+    }
+  }
   const std::size_t items = (full + G - 1) / G + (m != 0);
   Op op;
-  op.kernel = "dl_tile_instance";
+  op.kernel = ncyc ? "dl_tile_instance_table" : "dl_tile_instance";
   op.local = wg;
   op.global = job.groups(items) * wg;
   op.arg(job.buffer)
@@ -127,6 +177,7 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
       .arg(cl_uint(stage / unit))
       .local_arg(stage)
       .local_arg(std::max<std::size_t>(words, 1) * 4);
+  if (ncyc) op.arg(cyc).arg(cl_uint(ncyc));
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }

@@ -71,6 +71,11 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
       moved = 4 * bytes;
     } else if (s.algorithm == Algorithm::ThreePass) {
       moved = 2 * bytes * detail::three_pass_passes(rec, unit, n);
+    } else if (s.algorithm == Algorithm::PttwacInstance) {
+      const bool to_tiled = s.from.kind == LayoutKind::AoS;
+      const Layout& tiled = to_tiled ? s.to : s.from;
+      const std::size_t w = tiled.kind == LayoutKind::DA ? n : tiled.tile;
+      extra = detail::instance_table_bytes(*this, rec, n, w, to_tiled);
     } else if (da_asta_algorithm(s.algorithm)) {
       const unsigned dir = s.from.kind == LayoutKind::DA ? 0 : 1;
       const std::uint32_t T = dir == 0 ? s.to.tile : s.from.tile;
