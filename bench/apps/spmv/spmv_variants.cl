@@ -1,7 +1,8 @@
 // SpMV ELL variants that differ only in how a work-item walks its row's K entries, to
 // find where the hand-written ASTA kernel loses to DA (dl-app-spmv --variants). Built
 // after layouts.h with its layout macros (-DL_DA, or -DL_ASTA -DL_T=T) and one of:
-//   -DV_FORMULA  LIDX per entry (spmv_layouts.cl, the benchmark's kernel)
+//   -DV_FORMULA  LIDX per entry (the benchmark's first kernel; spmv_layouts.cl now walks
+//                with V_STRIDE, unrolled by 4)
 //   -DV_STRIDE   the first entry's index, then one add of the stride per entry: n in DA,
 //                the tile's width in ASTA (T, or the last partial tile's row count)
 //   -DV_SPLIT    ASTA: rows of a full tile loop with the constant stride T; only the last
