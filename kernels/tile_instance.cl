@@ -153,20 +153,26 @@ inline void dl_ti_cycles(__global U* a, uint cnt, uint b, uint T1, uint ru, uint
 }
 
 // Step 2 from the host's table of the instance permutation's cycles (`cyc`: ncyc entries
-// (start, moves | bit 63), one per cycle of length moves > 1, the same for every full
-// instance): work-item k of the group follows cycle k % ncyc of instance k / ncyc alone,
-// so there are no rounds, done bits or barriers, and every cycle of every instance is in
-// flight at once. A worker computes K positions ahead, loads their minitiles, then stores
-// the carried ones (K loads in flight); the last move of a cycle only stores (its start).
+// (start, moves), the same for every full instance). Whole cycles (cut = 0): work-item k
+// of the group follows cycle k % ncyc of instance k / ncyc alone, so there are no rounds,
+// done bits or barriers, and every cycle of every instance is in flight at once; the last
+// move of a cycle stores into its start. Segments (cut = 1, the host keeps cnt * ncyc within
+// the work-group, for instances with few long cycles): every work-item loads the start
+// minitile of its segment, a barrier, then each moves its segment; a segment's last move
+// stores into the next segment's start, whose value that segment's worker already holds
+// (Segmented's scheme with the saved starts in registers). A worker computes K positions
+// ahead and loads their minitiles before storing the carried ones (K loads in flight).
 #ifndef DL_TI_K
 #define DL_TI_K 4
 #endif
-#define DL_TI_WALK(V, MAX, CNT, SRC)                                                \
+#define DL_TI_WALK(V, MAX, CNT, SRC, SYNC)                                          \
   {                                                                                 \
     V v[MAX], w[DL_TI_K][MAX];                                                      \
-    for (uint q = 0; q < MAX; ++q)                                                  \
-      if (q < CNT) v[q] = SRC[(ib + pos) * (CNT) + q];                              \
-    for (uint d = 0; d < moves; d += DL_TI_K) {                                     \
+    if (act)                                                                        \
+      for (uint q = 0; q < MAX; ++q)                                                \
+        if (q < CNT) v[q] = SRC[(ib + pos) * (CNT) + q];                            \
+    if (SYNC) barrier(CLK_GLOBAL_MEM_FENCE);                                        \
+    for (uint d = 0; act && d < moves; d += DL_TI_K) {                              \
       uint ps[DL_TI_K];                                                             \
       const uint k = min((uint)DL_TI_K, moves - d);                                 \
       for (uint j = 0; j < DL_TI_K; ++j)                                            \
@@ -190,35 +196,39 @@ inline void dl_ti_cycles(__global U* a, uint cnt, uint b, uint T1, uint ru, uint
 
 inline void dl_ti_table(__global U* a, uint cnt, uint b, uint T1, uint ru, uint dir, uint uni,
                         uint vec, DL_ST_SPACE const uint* st, __global const ulong2* cyc,
-                        uint ncyc) {
+                        uint ncyc, uint cut) {
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   const uint mpi = T1 * ru;
   const dl_div dT1 = dl_div_make(T1), dru = dl_div_make(ru), dnc = dl_div_make(ncyc);
   __global uint4* a4 = (__global uint4*)a;
   const uint nv = b / DL_V;
-  for (uint t = lid; t < cnt * ncyc; t += lsz) {
-    const uint inst = dl_udiv(t, dnc);
-    const ulong2 e = cyc[t - inst * ncyc];
+  // cut: one pass (cnt * ncyc <= lsz), every start loaded before the barrier.
+  for (uint t0 = 0; t0 < cnt * ncyc; t0 += lsz) {
+    const uint t = t0 + lid;
+    const int act = t < cnt * ncyc;
+    const uint inst = act ? dl_udiv(t, dnc) : 0;
+    const ulong2 e = act ? cyc[t - inst * ncyc] : (ulong2)(0, 0);
     const uint ib = inst * mpi;
     uint pos = (uint)e.x;
     const uint moves = (uint)(e.y & 0x7fffffffUL);
     if (vec)
-      DL_TI_WALK(uint4, DL_TI_MAXV, nv, a4)
+      DL_TI_WALK(uint4, DL_TI_MAXV, nv, a4, cut)
     else
-      DL_TI_WALK(U, DL_TI_MAXU, b, a)
+      DL_TI_WALK(U, DL_TI_MAXU, b, a, cut)
   }
 }
 
 // G: full instances per work-group; bf, vf: chunk width and vector flag of full
 // instances; bm, vm: those of the partial last instance (m = n % T records, if any);
-// cap: units of `lds` (at least one chunk, and one minitile per work-item); cyc, ncyc: the
-// cycle table of a full instance's step 2 (only with `table`; the partial instance runs
-// in rounds). b == 1 runs the unit-level algorithm (no step 1). Minitiles wider than
+// cap: units of `lds` (at least one chunk, and one minitile per work-item); cyc, ncyc, cut:
+// the cycle (or segment) table of a full instance's step 2 (only with `table`; the partial
+// instance runs in rounds). b == 1 runs the unit-level algorithm (no step 1). Minitiles wider than
 // DL_TI_MAXV vectors or DL_TI_MAXU units are the host's to avoid.
 inline void dl_ti_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint dir, uint uni,
                       DL_ST_SPACE const uint* restrict st, uint G, uint bf, uint vf, uint bm,
                       uint vm, uint cap, __local uint4* lds, __local uint* done,
-                      __global const ulong2* restrict cyc, uint ncyc, const uint table) {
+                      __global const ulong2* restrict cyc, uint ncyc, uint cut,
+                      const uint table) {
   const ulong full = n / T;
   const uint m = (uint)(n - full * T);
   const ulong ngroups = (full + G - 1) / G;
@@ -239,7 +249,7 @@ inline void dl_ti_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uin
       if ((ph == 0) == (dir == 0)) {
         if (b > 1) dl_ti_chunks(a, abs, units, b, ru, dir, uni, st, lds, cap);
       } else if (T1 > 1 && table && !partial) {
-        dl_ti_table(a, cnt, b, T1, ru, dir, uni, vec, st, cyc, ncyc);
+        dl_ti_table(a, cnt, b, T1, ru, dir, uni, vec, st, cyc, ncyc, cut);
       } else if (T1 > 1) {
         dl_ti_cycles(a, cnt, b, T1, ru, dir, uni, vec, st, done, lds);
       }
@@ -254,12 +264,14 @@ __kernel void dl_tile_instance(__global U* buf, ulong base, ulong n, uint T, uin
                                uint uni, DL_ST_SPACE const uint* restrict st, uint G, uint bf,
                                uint vf, uint bm, uint vm, uint cap, __local uint4* lds,
                                __local uint* done) {
-  dl_ti_run(buf, base, n, T, ru, dir, uni, st, G, bf, vf, bm, vm, cap, lds, done, 0, 0, 0);
+  dl_ti_run(buf, base, n, T, ru, dir, uni, st, G, bf, vf, bm, vm, cap, lds, done, 0, 0, 0, 0);
 }
 __kernel void dl_tile_instance_table(__global U* buf, ulong base, ulong n, uint T, uint ru,
                                      uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
                                      uint G, uint bf, uint vf, uint bm, uint vm, uint cap,
                                      __local uint4* lds, __local uint* done,
-                                     __global const ulong2* restrict cyc, uint ncyc) {
-  dl_ti_run(buf, base, n, T, ru, dir, uni, st, G, bf, vf, bm, vm, cap, lds, done, cyc, ncyc, 1);
+                                     __global const ulong2* restrict cyc, uint ncyc,
+                                     uint cut) {
+  dl_ti_run(buf, base, n, T, ru, dir, uni, st, G, bf, vf, bm, vm, cap, lds, done, cyc, ncyc, cut,
+            1);
 }

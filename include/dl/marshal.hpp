@@ -81,11 +81,12 @@ struct MarshalOptions {
   /// PttwacInstance: preferred bytes per minitile (16, 32, 48 or 64; 0: 32, one sector).
   std::size_t instance_minitile_bytes = 0;
   /// PttwacInstance, step 2 of full instances: Table follows every cycle at once from a
-  /// host table of the instance permutation's cycles (cached per shape, within the
-  /// in-place bound); Rounds follows them in rounds with done bits in local memory; Auto
-  /// takes Rounds where records have a power-of-two number of units and an instance at
-  /// most 256 minitiles (short cycles, one round of a work-group: Rounds was faster there
-  /// on the H100), Table elsewhere.
+  /// host table of the instance permutation's cycles (cut into segments where a group's
+  /// few long cycles would leave work-items idle; cached per shape, within the in-place
+  /// bound); Rounds follows them in rounds with done bits in local memory; Auto takes
+  /// Rounds where records have a power-of-two number of units and an instance at most 256
+  /// minitiles (short cycles, one round of a work-group), except AoS -> ASTA with 128 or
+  /// more minitiles, and Table elsewhere: the faster of the two on the H100.
   enum class Cycles : std::uint8_t { Auto, Table, Rounds };
   Cycles instance_cycles = Cycles::Auto;
   /// Whether Auto takes ThreePass for AoS <-> DA, and for DA <-> ASTA(T) through AoS, where

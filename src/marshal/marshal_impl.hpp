@@ -150,8 +150,10 @@ struct Marshaler::Impl {
   std::uint64_t seg_clock = 0;
 
   /// Finds or computes the segment plan; with `device`, also its device table.
+  /// fixed_length: segments of at most that many moves (0: MarshalOptions::segment_length).
   SegEntry* seg_plan(const Record& rec, std::size_t unit, std::size_t n, std::uint32_t T,
-                     unsigned dir, Algorithm a, bool device, cl_int* err);
+                     unsigned dir, Algorithm a, bool device, cl_int* err,
+                     std::size_t fixed_length = 0);
   /// Completes a plan from make_plan(): exact extra bytes of Segmented/Pipt steps, and
   /// Segmented replaced by Pttwac (Auto) when its table cannot fit the budget.
   void refine(Plan& p, const Record& rec, std::size_t n, Algorithm requested);
@@ -207,14 +209,24 @@ cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::si
 void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event* wait,
              cl_event* done, MarshalResult& r);
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err);
-/// PttwacInstance's cycle table for full instances of w records in chunks of b (the
-/// whole-cycle plan of DA <-> ASTA(b) over w records; `device`: with its device copy),
-/// or nullptr where it is off, too large to walk, or over the in-place bound of n records.
-/// Called with `mu` held.
-Marshaler::Impl::SegEntry* instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
-                                           std::size_t n, std::size_t w, std::size_t b,
-                                           bool to_tiled, bool device);
-/// Device bytes of that table for n records at the chunking of a 16-byte aligned buffer.
+/// PttwacInstance's step-2 table for full instances of w records in chunks of b, G of
+/// them per work-group of `lanes` work-items: the whole cycles of the instance permutation
+/// (DA <-> ASTA(b) over w records), or, where G times the cycles leave work-items idle,
+/// those cycles cut into segments (`cut`) so that G times the entries fill the group;
+/// entry nullptr where it is off, too large to walk, or over the in-place bound of n
+/// records. `device`: with its device copy. Called with `mu` held.
+struct InstanceTable {
+  Marshaler::Impl::SegEntry* entry = nullptr;
+  bool cut = false;
+};
+InstanceTable instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
+                              std::size_t n, std::size_t w, std::size_t b, std::size_t G,
+                              std::size_t lanes, bool to_tiled, bool device);
+/// Full instances per work-group: their range fits the local budget, and there are still
+/// two work-groups per compute unit.
+std::size_t instance_group(const DeviceLimits& lim, const MarshalOptions& opt, std::size_t full,
+                           std::size_t instance_bytes);
+/// Device bytes of the step-2 table for n records at the chunking of a 16-byte aligned buffer.
 std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::size_t n,
                                  std::size_t w, bool to_tiled);
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);

@@ -58,31 +58,68 @@ Chunking pick_chunk(std::size_t w, std::size_t unit, std::size_t R, std::size_t 
 
 }  // namespace
 
-Marshaler::Impl::SegEntry* instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
-                                           std::size_t n, std::size_t w, std::size_t b,
-                                           bool to_tiled, bool device) {
+InstanceTable instance_cycles(Marshaler::Impl& m, const Record& rec, std::size_t unit,
+                              std::size_t n, std::size_t w, std::size_t b, std::size_t G,
+                              std::size_t lanes, bool to_tiled, bool device) {
   const std::size_t ru = rec.size() / unit;
   const std::size_t minitiles = (w / std::max<std::size_t>(b, 1)) * ru;
   using Cycles = MarshalOptions::Cycles;
   const Cycles how = m.opt.instance_cycles;
-  const bool short_cycles = (ru & (ru - 1)) == 0 && minitiles <= 256;
+  // Short cycles (power-of-two records, one round of a work-group): the rounds, except
+  // AoS -> ASTA with 128 or more minitiles (the choices that were faster on the H100).
+  const bool short_cycles =
+      (ru & (ru - 1)) == 0 && minitiles <= 256 && !(to_tiled && minitiles >= 128);
   // The host walks every minitile of an instance once per shape: bounded here.
   if (how == Cycles::Rounds || (how == Cycles::Auto && short_cycles) || b >= w || w % b ||
       minitiles > (std::size_t(1) << 22))
-    return nullptr;
+    return {};
   // The instance permutation is DA <-> ASTA(b) of w records: its whole-cycle plan (the
-  // one P-IPT uses) is cached with the segment plans.
+  // one P-IPT uses) and its segment plans are cached with the segment plans.
   cl_int e = CL_SUCCESS;
   const auto T = static_cast<std::uint32_t>(b);
   const unsigned dir = to_tiled ? 1 : 0;
-  auto* entry = m.seg_plan(rec, unit, w, T, dir, Algorithm::Pipt, false, &e);
-  const std::size_t bytes = entry->plan->table.size() * sizeof(cl_ulong2);
-  if (!entry->plan->ok || entry->plan->table.empty() ||
-      bytes > in_place_budget(m.opt, n * rec.size()))
-    return nullptr;
-  if (!device) return entry;
-  entry = m.seg_plan(rec, unit, w, T, dir, Algorithm::Pipt, true, &e);
-  return e == CL_SUCCESS && entry->table ? entry : nullptr;
+  const std::size_t bound = in_place_budget(m.opt, n * rec.size());
+  auto fits = [&](const Marshaler::Impl::SegEntry* x) {
+    return x->plan->ok && !x->plan->table.empty() &&
+           x->plan->table.size() * sizeof(cl_ulong2) <= bound;
+  };
+  InstanceTable r;
+  r.entry = m.seg_plan(rec, unit, w, T, dir, Algorithm::Pipt, false, &e);
+  if (!fits(r.entry)) return {};
+  // Few long cycles leave work-items idle: the shortest segments whose G-fold count
+  // still fits the group (one pass, starts loaded before a barrier).
+  const auto& whole = r.entry->plan->table;
+  if (G * whole.size() < lanes) {
+    std::size_t longest = 0;
+    for (const auto& c : whole)
+      longest = std::max<std::size_t>(longest, c.s[1] & ~SegPlan::kOwnStart);
+    std::size_t L = 1;
+    for (; L < longest; ++L) {
+      std::size_t segs = 0;
+      for (const auto& c : whole) segs += ((c.s[1] & ~SegPlan::kOwnStart) + L - 1) / L;
+      if (G * segs <= lanes) break;
+    }
+    if (L < longest) {
+      auto* cut = m.seg_plan(rec, unit, w, T, dir, Algorithm::Segmented, false, &e, L);
+      if (fits(cut) && G * cut->plan->table.size() <= lanes) {
+        r.entry = cut;
+        r.cut = true;
+      }
+    }
+  }
+  if (!device) return r;
+  const Algorithm a = r.cut ? Algorithm::Segmented : Algorithm::Pipt;
+  r.entry = m.seg_plan(rec, unit, w, T, dir, a, true, &e, r.cut ? r.entry->plan->length : 0);
+  if (e != CL_SUCCESS || !r.entry->table) return {};
+  return r;
+}
+
+std::size_t instance_group(const DeviceLimits& lim, const MarshalOptions& opt, std::size_t full,
+                           std::size_t instance_bytes) {
+  const std::size_t budget = tile_local_budget(lim, opt);
+  if (!full || instance_bytes > budget) return 1;
+  const std::size_t G = budget / instance_bytes;
+  return std::min(G, std::max<std::size_t>(1, full / (2 * lim.compute_units)));
 }
 
 std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::size_t n,
@@ -91,8 +128,12 @@ std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::siz
   if (n < w) return 0;  // no full instance
   const std::size_t pref = m.opt.instance_minitile_bytes ? m.opt.instance_minitile_bytes : 32;
   const Chunking c = pick_chunk(w, unit, R, tile_local_budget(m.lim, m.opt), 0, pref);
-  const auto* entry = instance_cycles(m, rec, unit, n, w, c.b, to_tiled, false);
-  return entry ? entry->plan->table.size() * sizeof(cl_ulong2) : 0;
+  // The work-group Impl::work_group() gives the kernels (without their own limit).
+  std::size_t lanes = 1, want = m.opt.work_group_size ? m.opt.work_group_size : 256;
+  while (lanes * 2 <= std::min(want, m.lim.max_work_group_size)) lanes *= 2;
+  const std::size_t G = instance_group(m.lim, m.opt, n / w, w * R);
+  const auto t = instance_cycles(m, rec, unit, n, w, c.b, G, lanes, to_tiled, false);
+  return t.entry ? t.entry->plan->table.size() * sizeof(cl_ulong2) : 0;
 }
 
 cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
@@ -109,13 +150,7 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
       job.m.opt.instance_minitile_bytes ? job.m.opt.instance_minitile_bytes : 32;
   Chunking cf = full ? pick_chunk(w, unit, R, budget, start, pref) : Chunking{};
   Chunking cm = m ? pick_chunk(m, unit, R, budget, start + full * w * R, pref) : Chunking{};
-  // Full instances per work-group: their range fits the local budget, and there are
-  // still two work-groups per compute unit.
-  std::size_t G = 1;
-  if (full && w * R <= budget) {
-    G = budget / (w * R);
-    G = std::min(G, std::max<std::size_t>(1, full / (2 * job.m.lim.compute_units)));
-  }
+  std::size_t G = instance_group(job.m.lim, job.m.opt, full, w * R);
   auto bits_words = [&](std::size_t cnt, std::size_t width, std::size_t b) {
     return (cnt * (width / b) * ru + 31) / 32;
   };
@@ -148,14 +183,9 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
   }
   // Step 2 of the full instances from the host's cycle table where there is one;
   // otherwise rounds with done bits.
-  cl_mem cyc = nullptr;
-  std::size_t ncyc = 0;
-  if (full) {
-    if (auto* entry = instance_cycles(job.m, job.rec, unit, job.n, w, cf.b, to_tiled, true)) {
-      cyc = entry->table;
-      ncyc = entry->plan->table.size();
-    }
-  }
+  InstanceTable tab;
+  if (full) tab = instance_cycles(job.m, job.rec, unit, job.n, w, cf.b, G, wg, to_tiled, true);
+  const std::size_t ncyc = tab.entry ? tab.entry->plan->table.size() : 0;
   const std::size_t items = (full + G - 1) / G + (m != 0);
   Op op;
   op.kernel = ncyc ? "dl_tile_instance_table" : "dl_tile_instance";
@@ -177,7 +207,7 @@ cl_int add_tile_instance(Job& job, const PlanStep& step, std::string* err) {
       .arg(cl_uint(stage / unit))
       .local_arg(stage)
       .local_arg(std::max<std::size_t>(words, 1) * 4);
-  if (ncyc) op.arg(cyc).arg(cl_uint(ncyc));
+  if (ncyc) op.arg(tab.entry->table).arg(cl_uint(ncyc)).arg(cl_uint(tab.cut));
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }

@@ -17,7 +17,8 @@ bool da_asta_algorithm(Algorithm a) {
 
 Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::size_t unit,
                                                      std::size_t n, std::uint32_t T, unsigned dir,
-                                                     Algorithm a, bool device, cl_int* err) {
+                                                     Algorithm a, bool device, cl_int* err,
+                                                     std::size_t fixed_length) {
   *err = CL_SUCCESS;
   const auto st = detail::slot_table(rec, unit, nullptr);
   const std::uint64_t np = n / T;
@@ -26,9 +27,10 @@ Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::siz
   std::size_t budget = detail::in_place_budget(opt, n * rec.size());
   const std::size_t tail = detail::tail_extra_bytes(rec, unit, n, T);
   budget = budget > tail ? budget - tail : 0;
+  const std::size_t length = fixed_length ? fixed_length : opt.segment_length;
   std::string key = std::to_string(np) + ":" + std::to_string(T) + ":" + std::to_string(unit) +
                     ":" + std::to_string(dir) + ":" + (whole ? "w" : "s") + ":" +
-                    std::to_string(budget) + ":" + std::to_string(opt.segment_length) + ":";
+                    std::to_string(budget) + ":" + std::to_string(length) + ":";
   for (auto e : st) key += std::to_string(e) + ",";
   auto it = seg_plans.find(key);
   if (it == seg_plans.end()) {
@@ -40,9 +42,8 @@ Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::siz
       seg_plans.erase(old);
     }
     SegEntry e;
-    e.plan = std::make_shared<const detail::SegPlan>(
-        detail::make_seg_plan(np, SlotTable(rec, unit), dir, whole, minitile,
-                              whole ? ~std::size_t(0) : budget, opt.segment_length));
+    e.plan = std::make_shared<const detail::SegPlan>(detail::make_seg_plan(
+        np, SlotTable(rec, unit), dir, whole, minitile, whole ? ~std::size_t(0) : budget, length));
     it = seg_plans.emplace(key, std::move(e)).first;
   }
   SegEntry& e = it->second;
