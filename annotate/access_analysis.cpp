@@ -378,6 +378,64 @@ class Analyzer {
       if (const auto* v = dyn_cast<VarDecl>(d->getDecl())) out.insert(v);
     for (const Stmt* c : s->children()) names(c, out);
   }
+  /// Whether `var` is a variable whose address the function takes.
+  bool address_taken(const VarDecl* var) {
+    for (const DeclRefExpr* d : col_->refs) {
+      if (d->getDecl() != var) continue;
+      const Stmt* child = nullptr;
+      const Stmt* p = up(d, child, false);
+      if (const auto* u = dyn_cast_or_null<UnaryOperator>(p))
+        if (u->getOpcode() == UO_AddrOf) return true;
+    }
+    return false;
+  }
+  /// Whether the scalar index `q` of a flat access at `at` is known to lie in [0, S): it
+  /// is the variable of an enclosing `for (v = 0; v < S; ++v)` (or v++, a non-negative
+  /// constant start) whose body leaves v alone, with S the record length: its constant,
+  /// or the one parameter the annotation names, which the kernel never assigns. Then the
+  /// access needs no compare with S (dl_tiled instead of dl_flat_at).
+  bool below_record_length(const Expr* q, const Stmt* at, const Binding& b) {
+    const VarDecl* v = Collector::var(q->IgnoreParenImpCasts());
+    if (!v || address_taken(v)) return false;
+    for (const Stmt* cur = at; cur && cur != fd_->getBody();) {
+      const Stmt* p = parent(cur);
+      const auto* f = dyn_cast_or_null<ForStmt>(p);
+      if (f && f->getBody() == cur) {
+        const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit());
+        const VarDecl* iv =
+            ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+        if (!iv && f->getInit())
+          if (const auto* as = dyn_cast<BinaryOperator>(f->getInit()))
+            if (as->getOpcode() == BO_Assign) iv = Collector::var(as->getLHS());
+        if (iv == v) {
+          const Expr* init = ds ? v->getInit() : cast<BinaryOperator>(f->getInit())->getRHS();
+          const auto start = init ? init->getIntegerConstantExpr(ctx_) : llvm::None;
+          if (!start || start->isNegative()) return false;
+          const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond());
+          if (!cond || cond->getOpcode() != BO_LT ||
+              Collector::var(cond->getLHS()->IgnoreParenImpCasts()) != v)
+            return false;
+          const Expr* bound = cond->getRHS()->IgnoreParenImpCasts();
+          bool is_s = false;
+          if (b.flat_count) {
+            const auto k = bound->getIntegerConstantExpr(ctx_);
+            is_s = k && !k->isNegative() && k->getZExtValue() == b.flat_count;
+          } else if (b.flat_param) {
+            is_s = Collector::var(bound) == b.flat_param && !col_->modified.count(b.flat_param) &&
+                   !address_taken(b.flat_param);
+          }
+          const auto* inc = dyn_cast_or_null<UnaryOperator>(f->getInc());
+          if (!is_s || !inc || !inc->isIncrementOp() || Collector::var(inc->getSubExpr()) != v)
+            return false;
+          Collector in;
+          in.TraverseStmt(const_cast<Stmt*>(f->getBody()));
+          return !in.modified.count(v);
+        }
+      }
+      cur = p;
+    }
+    return false;
+  }
   /// Whether the access at `at` names the same record in every trip of a loop around
   /// it: no variable of its index is changed or declared inside that loop.
   bool loop_invariant(const Stmt* at, const Index& idx, const Offset* off = nullptr) {
@@ -767,7 +825,29 @@ class Analyzer {
         return "(dl_off)(" + sp_.text(shift) + " - " + bd.base + ") / " + bd.s + " + " +
                index_text(rec, bd);
       };
-      if (e && cv) {
+      if (e && cv && below_record_length(cv, lv, b)) {
+        // g[S*e + q] inside `for (q = 0; q < S; ++q)`: slot q of record e, no compare.
+        Index rec;
+        rec.terms.push_back({e, false, false});
+        rec.cls.push_back(e);
+        Index qi;
+        qi.terms.push_back({cv, false, false});
+        Offset slot;
+        slot.v.push_back({cv, z});
+        stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
+        sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
+          const std::string i = record_text(rec, *bp), zs = std::to_string(z);
+          const std::string o = "(dl_off)(" + index_text(qi, *bp) + ") * " + zs;
+          const std::string r =
+              bp->flat_count ? std::to_string(bp->flat_count * z) : bp->s + " * " + zs;
+          const std::string at =
+              bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
+                     : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " +
+                           zs + ")";
+          return ref(*bp, type, at);
+        });
+      } else if (e && cv) {
         // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
         // record e when q < S, checked per access (a compare, where dl_flat divides).
         Index rec;

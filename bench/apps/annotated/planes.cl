@@ -35,12 +35,6 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
-static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
-}
 #endif
 // Sums along x of a 3-D array a[nz][ny][nx], as an application writes it: row-major, x
 // fastest, one work-item per row (z, y), consecutive work-items on consecutive rows y.
@@ -56,7 +50,7 @@ __kernel void planes_sum(__global const float* a, __global float* out, int nx, i
   const int r = get_global_id(0);  // row y of plane z: r = z * ny + y
   if (r >= ny * nz) return;
   float s = 0.0f;
-  for (int x = 0; x < nx; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));
+  for (int x = 0; x < nx; ++x) s += DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4));
   out[r] = s;
 }
 #else

@@ -41,12 +41,6 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
-static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
-}
 #endif
 //DL: AoS: const val:float[rows][K] -> ASTA AOS2ASTA_flat_float, const col:int[rows][K] -> ASTA AOS2ASTA_flat_int
 #ifdef DL_ASTA_T
@@ -61,7 +55,7 @@ __kernel void ell(__global const float *val, __global const int *col, __global c
   const uint i = get_global_id(0);
   if (i >= rows) return;
   float s = 0.0f;
-  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_flat_at(dl_w_val, dl_n_val, dl_s_val, 4, (i), (k))) * x[DL_REF(__global, int, col, dl_flat_at(dl_w_col, dl_n_col, dl_s_col, 4, (i), (k)))];
+  for (uint k = 0; k < K; ++k) s += DL_REF(__global, float, val, dl_tiled(dl_w_val, dl_n_val, dl_s_val * 4, (i), (dl_off)((k)) * 4, 4)) * x[DL_REF(__global, int, col, dl_tiled(dl_w_col, dl_n_col, dl_s_col * 4, (i), (dl_off)((k)) * 4, 4))];
   y[i] = s + DL_REF(__global, float, val, dl_tiled(dl_w_val, dl_n_val, dl_s_val * 4, (i), 0, 4));
 }
 #else
@@ -75,6 +69,14 @@ __kernel void ell(__global const float *val, __global const int *col, __global c
 }
 #endif
 
+#ifdef DL_ASTA_T
+/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
+   through dl_flat (a division). */
+static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                               dl_off c) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+}
+#endif
 // The whole buffer: n = its size over K floats at each launch.
 //DL: AoS: g:float[*][K] -> ASTA AOS2ASTA_flat_float
 #ifdef DL_ASTA_T

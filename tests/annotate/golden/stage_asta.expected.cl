@@ -35,12 +35,6 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
-static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
-}
 #endif
 // --stage-local on a flat array DL also converts to ASTA: the copy into local memory reads
 // the layout through dl_flat, and each read's fallback is its ASTA rewrite.
@@ -69,7 +63,7 @@ __kernel void smooth4(__global const float* p, __global float* out, int n) {
   const int i = get_global_id(0);
   if (i > 0 && i < n - 1)
     for (int c = 0; c < 4; ++c)
-      out[i * 4 + c] = 0.25f * (dl_staged ? dl_local_p[0 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_flat_at(dl_w_p, dl_n_p, 4, 4, ((i - 1)), (c)))) + 0.5f * (dl_staged ? dl_local_p[4 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_flat_at(dl_w_p, dl_n_p, 4, 4, (i), (c)))) + 0.25f * (dl_staged ? dl_local_p[8 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_flat_at(dl_w_p, dl_n_p, 4, 4, ((i + 1)), (c))));
+      out[i * 4 + c] = 0.25f * (dl_staged ? dl_local_p[0 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 16, ((i - 1)), (dl_off)((c)) * 4, 4))) + 0.5f * (dl_staged ? dl_local_p[4 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 16, (i), (dl_off)((c)) * 4, 4))) + 0.25f * (dl_staged ? dl_local_p[8 + 4 * (int)get_local_id(0) + (int)(c)] : DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 16, ((i + 1)), (dl_off)((c)) * 4, 4)));
 }
 #else
 __kernel void smooth4(__global const float* p, __global float* out, int n) {
