@@ -378,6 +378,18 @@ class Analyzer {
       if (const auto* v = dyn_cast<VarDecl>(d->getDecl())) out.insert(v);
     for (const Stmt* c : s->children()) names(c, out);
   }
+  /// Byte offset of slot offset `o` of record `i` (records of `r` bytes, slots of `z`):
+  /// dl_da in a DA kernel, dl_tiled otherwise.
+  static std::string slot_at(const Binding& bd, const std::string& r, const std::string& i,
+                             const std::string& o, const std::string& zs) {
+    return bd.da ? "dl_da(" + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
+                 : "dl_tiled(" + bd.w + ", " + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs +
+                       ")";
+  }
+  /// Record bytes of a flat binding in generated code.
+  static std::string flat_record_bytes(const Binding& bd, std::size_t z) {
+    return bd.flat_count ? std::to_string(bd.flat_count * z) : bd.s + " * " + std::to_string(z);
+  }
   /// Whether `var` is a variable whose address the function takes.
   bool address_taken(const VarDecl* var) {
     for (const DeclRefExpr* d : col_->refs) {
@@ -837,15 +849,10 @@ class Analyzer {
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
-          const std::string i = record_text(rec, *bp), zs = std::to_string(z);
+          const std::string zs = std::to_string(z);
           const std::string o = "(dl_off)(" + index_text(qi, *bp) + ") * " + zs;
-          const std::string r =
-              bp->flat_count ? std::to_string(bp->flat_count * z) : bp->s + " * " + zs;
-          const std::string at =
-              bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
-                     : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " +
-                           zs + ")";
-          return ref(*bp, type, at);
+          return ref(*bp, type,
+                     slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp), o, zs));
         });
       } else if (e && cv) {
         // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
@@ -874,15 +881,9 @@ class Analyzer {
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
         sp_replace(lv, [this, lv, bp, rec, c, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
-          const std::string i = record_text(rec, *bp);
-          const std::string o = std::to_string(c * z), zs = std::to_string(z);
-          const std::string r = bp->flat_count ? std::to_string(bp->flat_count * z)
-                                               : bp->s + " * " + std::to_string(z);
-          const std::string at =
-              bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
-                     : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " +
-                           zs + ")";
-          return ref(*bp, type, at);
+          return ref(*bp, type,
+                     slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp),
+                             std::to_string(c * z), std::to_string(z)));
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
@@ -902,13 +903,9 @@ class Analyzer {
     stat(b, lv, classify(lv, idx, Pattern::StridedAoS, &off), write, false, rmw);
     sp_replace(lv, [this, lv, bp, idx, off, z, type] {
       if (bp->keep_aos) return sp_.inner_text(lv);
-      const std::string i = index_text(idx, *bp), o = offset_text(off), zs = std::to_string(z);
-      const std::string r = std::to_string(bp->rec.size());
-      const std::string at =
-          bp->da ? "dl_da(" + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
-                 : "dl_tiled(" + bp->w + ", " + bp->n + ", " + r + ", " + i + ", " + o + ", " + zs +
-                       ")";
-      return ref(*bp, type, at);
+      return ref(*bp, type,
+                 slot_at(*bp, std::to_string(bp->rec.size()), index_text(idx, *bp),
+                         offset_text(off), std::to_string(z)));
     });
   }
 
