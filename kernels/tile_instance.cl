@@ -222,8 +222,8 @@ inline void dl_ti_table(__global U* a, uint cnt, uint b, uint T1, uint ru, uint 
 // instances; bm, vm: those of the partial last instance (m = n % T records, if any);
 // cap: units of `lds` (at least one chunk, and one minitile per work-item); cyc, ncyc, cut:
 // the cycle (or segment) table of a full instance's step 2 (only with `table`; the partial
-// instance runs in rounds). b == 1 runs the unit-level algorithm (no step 1). Minitiles wider than
-// DL_TI_MAXV vectors or DL_TI_MAXU units are the host's to avoid.
+// instance runs in rounds). b == 1 runs the unit-level algorithm (no step 1). Minitiles
+// wider than DL_TI_MAXV vectors or DL_TI_MAXU units are the host's to avoid.
 inline void dl_ti_run(__global U* buf, ulong base, ulong n, uint T, uint ru, uint dir, uint uni,
                       DL_ST_SPACE const uint* restrict st, uint G, uint bf, uint vf, uint bm,
                       uint vm, uint cap, __local uint4* lds, __local uint* done,
