@@ -25,6 +25,10 @@ __kernel void dl_copy_map(__global const U* restrict src, ulong sbase, __global 
 // side hit distinct banks). Blocks of many records (the host picks TB so a block fills
 // the local budget) keep many loads in flight between the two barriers.
 // dir 0: AoS src -> DA dst; dir 1: DA src -> AoS dst.
+// The DA side moves 16-byte vectors too where every slot is one unit and each slot's run
+// is vector-aligned (n, TB and the DA base multiples of DL_V): a work-item takes DL_V
+// consecutive records of one slot, so an element costs no division and no 64-bit address
+// of its own (-DDL_OOP_DA_SCALAR keeps the one-unit path, for comparison).
 // Block position p in ASTA(w) order -> (DA offset, AoS position inside the block).
 inline uint dl_oop_asta(uint p, uint w, dl_div dw, uint ru, uint uni,
                         DL_ST_SPACE const uint* st, ulong n, ulong i0, ulong* da) {
@@ -44,6 +48,16 @@ inline uint dl_oop_asta(uint p, uint w, dl_div dw, uint ru, uint uni,
   return k * ru + o + (r - k * z);
 }
 
+// Vector DA side: item t of the block is DL_V consecutive records (k .. k+DL_V-1) of
+// slot q; their units sit at (k + j) * pitch + q in local memory.
+inline bool dl_oop_da_vector(uint uni, ulong n, uint TB, ulong da_base) {
+#ifdef DL_OOP_DA_SCALAR
+  return false;
+#else
+  return uni && DL_V > 1 && n % DL_V == 0 && TB % DL_V == 0 && da_base % DL_V == 0;
+#endif
+}
+
 inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
                                  __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
                                  uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
@@ -51,6 +65,8 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
   const ulong nblocks = (n + TB - 1) / TB;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   const dl_div dru = dl_div_make(ru);
+  const bool dvec = dl_oop_da_vector(uni, n, TB, dir == 0 ? dbase : sbase);
+  const uint pitch = ru + (pad ? 1 : 0);
   for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
     const ulong i0 = b * TB;
     const uint w = (uint)min((ulong)TB, n - i0);
@@ -76,6 +92,16 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       }
       for (uint k = cv * DL_V + lid; k < cnt; k += lsz)
         lds[k + (pad ? dl_udiv(k, dru) : 0)] = src[a0 + k];
+    } else if (dvec) {
+      const uint wv = w / DL_V;
+      const dl_div dwv = dl_div_make(wv);
+      for (uint t = lid; t < ru * wv; t += lsz) {
+        const uint q = dl_udiv(t, dwv);
+        const uint k = (t - q * wv) * DL_V;
+        dl_vec v;
+        v.v = *(__global const uint4*)(src + sbase + n * q + i0 + k);
+        for (uint j = 0; j < DL_V; ++j) lds[(k + j) * pitch + q] = v.u[j];
+      }
     } else {
       for (uint p = lid; p < cnt; p += lsz) {
         ulong da;
@@ -84,7 +110,17 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (dir == 0) {
+    if (dir == 0 && dvec) {
+      const uint wv = w / DL_V;
+      const dl_div dwv = dl_div_make(wv);
+      for (uint t = lid; t < ru * wv; t += lsz) {
+        const uint q = dl_udiv(t, dwv);
+        const uint k = (t - q * wv) * DL_V;
+        dl_vec v;
+        for (uint j = 0; j < DL_V; ++j) v.u[j] = lds[(k + j) * pitch + q];
+        *(__global uint4*)(dst + dbase + n * q + i0 + k) = v.v;
+      }
+    } else if (dir == 0) {
       for (uint p = lid; p < cnt; p += lsz) {
         ulong da;
         const uint a = dl_oop_asta(p, w, dw, ru, uni, st, n, i0, &da);

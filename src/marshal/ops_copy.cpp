@@ -30,6 +30,9 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
     std::size_t TB = std::max<std::size_t>(1, std::min<std::size_t>(4096, budget / per));
     const std::size_t want = 2 * job.m.lim.compute_units;
     while (TB > 64 && (job.n + TB - 1) / TB < want) TB /= 2;
+    // A multiple of 16 records keeps each block's DA runs vector-aligned (the kernel's
+    // 16-byte DA path needs TB to be a multiple of its units per vector, at most 16).
+    if (TB >= 16) TB -= TB % 16;
     const std::size_t nblocks = (job.n + TB - 1) / TB;
     op.global = job.groups(nblocks) * wg;
     op.arg(src)

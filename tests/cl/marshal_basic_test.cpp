@@ -71,6 +71,25 @@ TEST(MarshalBasic, OutOfPlaceEveryPair) {
         }
 }
 
+// The out-of-place AoS <-> DA transpose moves 16-byte vectors on the DA side where every
+// slot is one unit and the runs are vector-aligned (n, the block and the base multiples
+// of the units per vector), one unit at a time elsewhere: both, with several blocks and
+// a partial last block, units of 1, 2, 4 and 8 bytes, aligned and misaligned bases.
+TEST(MarshalBasic, OutOfPlaceTransposeVectorRuns) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  const std::vector<dl::Record> recs = {
+      dl::Record::uniform("f2", Scalar::Float, 2),   dl::Record::uniform("f5", Scalar::Float, 5),
+      dl::Record::uniform("f32", Scalar::Float, 32), dl::Record::uniform("d3", Scalar::Double, 3),
+      dl::Record::uniform("c7", Scalar::Char, 7),    dl::Record::uniform("s4", Scalar::Short, 4)};
+  std::uint32_t seed = 900;
+  for (const auto& rec : recs)
+    for (std::size_t n : {std::size_t(16), std::size_t(4144), std::size_t(4146)})
+      for (std::size_t off : {std::size_t(0), rec.unit(), std::size_t(16)})
+        dltest::check_pair(m, rec, n, Layout::aos(), Layout::da(), Algorithm::OutOfPlace, seed++,
+                           off);
+}
+
 TEST(MarshalBasic, AosDaSmall) {
   REQUIRE_CL();
   auto& m = *ClEnv::get().marshaler;
