@@ -51,18 +51,23 @@ case "$profile" in
     micro=(--S 1,2,3,4,5,6,8,9,12,16,19,20,24,28,32 --n 1048576)
     bs=(--n 4194304); spmv=(--matrices bcsstk18,table1 --variants); lbm=(--nx 100 --ny 100 --nz 130 --steps 2)
     planes=(--nz 256 --ny 1024 --nx 64)
+    # 20 processes of 40000 launches per kernel and way: an interval of about 0.1 us
+    # (10 processes of 20000 left it 0.17-0.29 us wide).
+    overhead=(--launches 40000 --processes 20)
     iters=10 ;;
   cpu)
     size="${SIZE_MIB:-32}"; sweep_S=2,5,9,19,32; tiles=16,32,64; reps=3
     micro=(--S 1,2,4,5,8,9,16,19,32 --n 262144)
     bs=(--n 1048576); spmv=(--matrices bcsstk18,table1); lbm=(--nx 40 --ny 40 --nz 50 --steps 2)
     planes=(--nz 64 --ny 256 --nx 64)
+    overhead=(--launches 20000 --processes 10)
     iters=5 ;;
   smoke)
     size="${SIZE_MIB:-2}"; sweep_S=5,19; tiles=16,64; reps=1
     micro=(--S 1,5,32 --n 4096)
     bs=(--n 8192); spmv=(--matrices fidapm05,synthetic:500x9); lbm=(--nx 12 --ny 10 --nz 9 --steps 2)
     planes=(--nz 5 --ny 37 --nx 9)
+    overhead=(--launches 2048 --processes 2)
     iters=2 ;;
   *) echo "run-eval.sh: unknown profile $profile" >&2; exit 2 ;;
 esac
@@ -152,7 +157,7 @@ elif [ -x "$dlrun" ] && [ -f "$B/src/interpose/libdl_interpose.so" ]; then
   done
   if [ -x "$B/bench/overhead/dl-bench-overhead" ]; then
     log "interposer overhead per launch (native, then under dl-run)"
-    "$B/bench/overhead/dl-bench-overhead" "$out/overhead.json" ||
+    "$B/bench/overhead/dl-bench-overhead" "$out/overhead.json" "${overhead[@]}" ||
       log "dl-bench-overhead exit status $?"
   fi
 else
