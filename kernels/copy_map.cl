@@ -17,18 +17,19 @@ __kernel void dl_copy_map(__global const U* restrict src, ulong sbase, __global 
 }
 
 // Out-of-place tiled transpose AoS <-> DA (the reference the paper compares against):
-// a work-group takes a block of TB records, reads it coalesced from its source side
-// (AoS: TB*ru contiguous units, 16-byte loads when aligned; DA: one contiguous run of
-// TB*z units per slot) into local memory, and writes it coalesced to the other side,
-// one unit per work-item. Local memory holds the AoS side: unit s of the block at
+// a work-group takes a block of TB records, reads it coalesced from its source side into
+// local memory, and writes it coalesced to the other side. dir 0: AoS src -> DA dst;
+// dir 1: DA src -> AoS dst. Local memory holds the AoS side: unit s of the block at
 // s + (pad ? s / ru : 0) (an odd pitch when ru is even, so the column walks of the DA
-// side hit distinct banks). Blocks of many records (the host picks TB so a block fills
+// side do not all hit one bank); unpadded, the AoS side moves 16-byte vectors between
+// global and local memory. Blocks of many records (the host picks TB so a block fills
 // the local budget) keep many loads in flight between the two barriers.
-// dir 0: AoS src -> DA dst; dir 1: DA src -> AoS dst.
-// The DA side moves 16-byte vectors too where every slot is one unit and each slot's run
-// is vector-aligned (n, TB and the DA base multiples of DL_V): a work-item takes DL_V
-// consecutive records of one slot, so an element costs no division and no 64-bit address
-// of its own (-DDL_OOP_DA_SCALAR keeps the one-unit path, for comparison).
+// The AoS side is TB*ru contiguous units, moved in 16-byte vectors when aligned. The DA
+// side is one run of TB*z units per slot; where every slot is one unit and each run is
+// vector-aligned (n, TB and the DA base multiples of DL_V), a work-item moves DL_V
+// consecutive records of one slot as one 16-byte vector, so an element costs no
+// division and no 64-bit address of its own (-DDL_OOP_DA_SCALAR keeps one unit per
+// work-item, for comparison); otherwise one unit per work-item.
 // Block position p in ASTA(w) order -> (DA offset, AoS position inside the block).
 inline uint dl_oop_asta(uint p, uint w, dl_div dw, uint ru, uint uni,
                         DL_ST_SPACE const uint* st, ulong n, ulong i0, ulong* da) {
@@ -79,11 +80,15 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       for (uint k = lid; k < cv; k += lsz) {
         dl_vec v;
         v.v = s4[k];
-        uint s = k * DL_V;
-        uint r = pad ? dl_udiv(s, dru) : 0;
+        const uint s = k * DL_V;
+        if (!pad) {
+          *(__local uint4*)(lds + s) = v.v;
+          continue;
+        }
+        uint r = dl_udiv(s, dru);
         uint c = s - r * ru;
         for (uint j = 0; j < DL_V; ++j) {
-          lds[s + j + (pad ? r : 0)] = v.u[j];
+          lds[s + j + r] = v.u[j];
           if (++c == ru) {
             c = 0;
             ++r;
@@ -133,11 +138,15 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       __global uint4* d4 = (__global uint4*)(dst + a0);
       for (uint k = lid; k < cv; k += lsz) {
         dl_vec v;
-        uint s = k * DL_V;
-        uint r = pad ? dl_udiv(s, dru) : 0;
+        const uint s = k * DL_V;
+        if (!pad) {
+          d4[k] = *(__local const uint4*)(lds + s);
+          continue;
+        }
+        uint r = dl_udiv(s, dru);
         uint c = s - r * ru;
         for (uint j = 0; j < DL_V; ++j) {
-          v.u[j] = lds[s + j + (pad ? r : 0)];
+          v.u[j] = lds[s + j + r];
           if (++c == ru) {
             c = 0;
             ++r;
@@ -163,6 +172,6 @@ inline void dl_oop_transpose_run(__global const U* restrict src, ulong sbase,
 __kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
                                __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
                                uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                               __local U* lds, uint pad) {
-  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds, pad);
+                               __local uint4* lds, uint pad) {
+  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, (__local U*)lds, pad);
 }

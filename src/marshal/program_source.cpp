@@ -40,9 +40,9 @@ std::string marshal_program_source(const Record& rec) {
   for (int dir = 0; dir < 2; ++dir) {
     o << "__kernel void " << (dir == 0 ? "AOS2DA_" : "DA2AOS_") << name
       << "(__global const uchar* src, __global uchar* dst, ulong n) {\n"
-      << "  __local U lds[(DL_TB_" << name << " * " << R << ") / DL_UNIT_BYTES];\n"
+      << "  __local uint4 lds[(DL_TB_" << name << " * " << R << " + 15) / 16];\n"
       << "  dl_oop_transpose_run((__global const U*)src, 0, (__global U*)dst, 0, n, DL_TB_" << name
-      << ", " << RU << ", " << dir << ", " << UNI << ", " << ST << ", lds);\n"
+      << ", " << RU << ", " << dir << ", " << UNI << ", " << ST << ", (__local U*)lds);\n"
       << "}\n";
   }
   // In place AoS <-> ASTA(DL_ASTA_T): as many whole tiles per group as fit 16 KiB.
