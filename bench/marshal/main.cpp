@@ -5,11 +5,14 @@
 //                    [--S 2,5,9,19,32] [--T 16,32,64] [--repeats 5] [--warmup 1]
 //                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
 //                    [--row-budget-ms 1500] [--resume out.json] [--instance-cycles auto]
-//                    [--build-options "-DX=1"]
+//                    [--build-options "-DX=1"] [--tile-groups-per-cu 2]
+//                    [--work-group-size 0] [--tile-local-bytes 0]
 //
 // --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
 // (MarshalOptions::instance_cycles).
 // --build-options: appended to the marshaling programs' build options (kernel variants).
+// --tile-groups-per-cu, --work-group-size, --tile-local-bytes: the MarshalOptions knobs of
+// the same names (0: the device default).
 // --resume FILE (an earlier, interrupted run's JSON, saved after every buffer): keeps its
 // rows and copy references and measures only the buffers it does not hold, so a run can
 // span several commands on machines that limit one command's time.
@@ -429,6 +432,9 @@ int main(int argc, char** argv) try {
   else if (cycles != "auto")
     throw std::runtime_error("--instance-cycles: auto, table or rounds, not " + cycles);
   mopt.build_options = args.str("build-options", "");
+  mopt.tile_groups_per_cu = std::size_t(args.num("tile-groups-per-cu", 2));
+  mopt.work_group_size = std::size_t(args.num("work-group-size", 0));
+  mopt.tile_local_bytes = std::size_t(args.num("tile-local-bytes", 0));
   dl::Marshaler m(d.context, d.device, nullptr, mopt);
   Bench B(d, ref, m);
   B.repeats = int(args.num("repeats", 5));
@@ -478,6 +484,9 @@ int main(int argc, char** argv) try {
                {"preferred_tile", m.preferred_tile()},
                {"instance_cycles", cycles},
                {"build_options", mopt.build_options},
+               {"tile_groups_per_cu", mopt.tile_groups_per_cu},
+               {"work_group_size", mopt.work_group_size},
+               {"tile_local_bytes", mopt.tile_local_bytes},
                {"timing",
                 "OpenCL event profiling: end of the last kernel minus end of a spacer "
                 "kernel enqueued just before; median of repeats after warm-up"},

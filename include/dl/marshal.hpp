@@ -71,6 +71,9 @@ struct MarshalOptions {
   std::size_t work_group_size = 0;
   /// Work-groups per compute unit in grid-stride launches.
   std::size_t groups_per_cu = 16;
+  /// Barrier-sync: work-groups per compute unit to reach before packing several tiles into
+  /// one group (small buffers get more groups of fewer tiles).
+  std::size_t tile_groups_per_cu = 2;
   /// Refuse a plan whose extra device memory exceeds this (0: no limit beyond 2% of the
   /// buffer, 64 KiB minimum, for the in-place algorithms).
   std::size_t max_extra_bytes = 0;

@@ -18,8 +18,11 @@ cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err) {
   }
   const std::size_t ntiles = (job.n + w - 1) / w;
   std::size_t G = tile_bytes <= budget ? budget / tile_bytes : 1;
-  // Enough groups to keep every compute unit busy (two per unit) before packing tiles.
-  G = std::min(G, std::max<std::size_t>(1, ntiles / (2 * job.m.lim.compute_units)));
+  // Enough groups to keep every compute unit busy (tile_groups_per_cu per unit) before
+  // packing tiles.
+  const std::size_t groups =
+      std::max<std::size_t>(1, job.m.opt.tile_groups_per_cu) * job.m.lim.compute_units;
+  G = std::min(G, std::max<std::size_t>(1, ntiles / groups));
   // Local memory is read with stride ru (AoS -> ASTA) or T (ASTA -> AoS) when gathering;
   // for strides of 32-byte multiples the kernel XOR-swizzles 16-byte vectors inside each
   // row (kernels/tile_local.cl) rather than padding: an odd pitch measured slower.
