@@ -350,7 +350,7 @@ def tables(d, marshal, net_rows):
 def dl_mode(d):
     """The unmodified AoS applications run plain and under dl-run (DL does the marshaling)."""
     L = []
-    for app in ("micro", "blackscholes", "spmv", "lbm"):
+    for app in ("micro", "blackscholes", "spmv", "lbm", "planes"):
         plain, dl, rep = (load(d, "dlmode-%s-%s.json" % (app, k)) for k in ("plain", "dl", "report"))
         if not plain or not dl:
             continue
