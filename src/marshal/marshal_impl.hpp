@@ -166,7 +166,9 @@ struct Marshaler::Impl {
   cl_int program(unsigned unit, cl_program* out, std::string* log);
   cl_int kernel(unsigned unit, const std::string& name, cl_kernel* out, std::string* log);
   cl_int slot_table_buffer(const Record& rec, unsigned unit, cl_mem* out, bool* uniform);
-  std::size_t work_group(cl_kernel k) const;
+  /// Work-group size of the marshaling kernels: a power of two within the option, the
+  /// device's limit and, given a kernel, that kernel's own limit.
+  std::size_t work_group(cl_kernel k = nullptr) const;
 };
 
 namespace detail {

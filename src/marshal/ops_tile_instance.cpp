@@ -128,9 +128,7 @@ std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::siz
   if (n < w) return 0;  // no full instance
   const std::size_t pref = m.opt.instance_minitile_bytes ? m.opt.instance_minitile_bytes : 32;
   const Chunking c = pick_chunk(w, unit, R, tile_local_budget(m.lim, m.opt), 0, pref);
-  // The work-group Impl::work_group() gives the kernels (without their own limit).
-  std::size_t lanes = 1, want = m.opt.work_group_size ? m.opt.work_group_size : 256;
-  while (lanes * 2 <= std::min(want, m.lim.max_work_group_size)) lanes *= 2;
+  const std::size_t lanes = m.work_group();  // without the kernel's own limit
   const std::size_t G = instance_group(m.lim, m.opt, n / w, w * R);
   const auto t = instance_cycles(m, rec, unit, n, w, c.b, G, lanes, to_tiled, false);
   return t.entry ? t.entry->plan->table.size() * sizeof(cl_ulong2) : 0;

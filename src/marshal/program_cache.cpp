@@ -83,7 +83,8 @@ std::size_t Marshaler::Impl::work_group(cl_kernel k) const {
   std::size_t wg = opt.work_group_size ? opt.work_group_size : 256;
   wg = std::min(wg, lim.max_work_group_size);
   std::size_t kmax = 0;
-  if (api->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
+  if (k &&
+      api->clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
                                     nullptr) == CL_SUCCESS &&
       kmax > 0)
     wg = std::min(wg, kmax);
