@@ -51,8 +51,9 @@ case "$profile" in
     micro=(--S 1,2,3,4,5,6,8,9,12,16,19,20,24,28,32 --n 1048576)
     bs=(--n 4194304); spmv=(--matrices bcsstk18,table1 --variants); lbm=(--nx 100 --ny 100 --nz 130 --steps 2)
     planes=(--nz 256 --ny 1024 --nx 64)
-    # 20 processes of 40000 launches per kernel and way: an interval of about 0.1 us
-    # (10 processes of 20000 left it 0.17-0.29 us wide).
+    # 20 processes of 40000 launches per kernel and way: each process's median to about
+    # 0.02 us; the interval over processes stays 0.15-0.27 us wide on the H100, where DL's
+    # cost itself differs between processes (bench/results/h100/README.md).
     overhead=(--launches 40000 --processes 20)
     iters=10 ;;
   cpu)
