@@ -49,14 +49,35 @@ inline uint dl_oop_asta(uint p, uint w, dl_div dw, uint ru, uint uni,
   return k * ru + o + (r - k * z);
 }
 
-// Vector DA side: item t of the block is DL_V consecutive records (k .. k+DL_V-1) of
-// slot q; their units sit at (k + j) * pitch + q in local memory.
+// Whether the DA side moves 16-byte vectors (see above).
 inline bool dl_oop_da_vector(uint uni, ulong n, uint TB, ulong da_base) {
 #ifdef DL_OOP_DA_SCALAR
   return false;
 #else
   return uni && DL_V > 1 && n % DL_V == 0 && TB % DL_V == 0 && da_base % DL_V == 0;
 #endif
+}
+
+// The DA side of a block of w records (w a multiple of DL_V) as 16-byte vectors: item t
+// is DL_V consecutive records (k .. k+DL_V-1) of slot q, whose units sit at
+// (k + j) * pitch + q in local memory. to_lds: DA -> local memory, else local -> DA.
+inline void dl_oop_da_vectors(__global U* da, ulong n, ulong i0, uint w, uint ru, uint pitch,
+                              __local U* lds, uint to_lds) {
+  const uint wv = w / DL_V;
+  const dl_div dwv = dl_div_make(wv);
+  for (uint t = get_local_id(0); t < ru * wv; t += get_local_size(0)) {
+    const uint q = dl_udiv(t, dwv);
+    const uint k = (t - q * wv) * DL_V;
+    __global uint4* g = (__global uint4*)(da + n * q + i0 + k);
+    dl_vec v;
+    if (to_lds) {
+      v.v = *g;
+      for (uint j = 0; j < DL_V; ++j) lds[(k + j) * pitch + q] = v.u[j];
+    } else {
+      for (uint j = 0; j < DL_V; ++j) v.u[j] = lds[(k + j) * pitch + q];
+      *g = v.v;
+    }
+  }
 }
 
 inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
@@ -98,15 +119,7 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       for (uint k = cv * DL_V + lid; k < cnt; k += lsz)
         lds[k + (pad ? dl_udiv(k, dru) : 0)] = src[a0 + k];
     } else if (dvec) {
-      const uint wv = w / DL_V;
-      const dl_div dwv = dl_div_make(wv);
-      for (uint t = lid; t < ru * wv; t += lsz) {
-        const uint q = dl_udiv(t, dwv);
-        const uint k = (t - q * wv) * DL_V;
-        dl_vec v;
-        v.v = *(__global const uint4*)(src + sbase + n * q + i0 + k);
-        for (uint j = 0; j < DL_V; ++j) lds[(k + j) * pitch + q] = v.u[j];
-      }
+      dl_oop_da_vectors((__global U*)src + sbase, n, i0, w, ru, pitch, lds, 1);
     } else {
       for (uint p = lid; p < cnt; p += lsz) {
         ulong da;
@@ -116,15 +129,7 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (dir == 0 && dvec) {
-      const uint wv = w / DL_V;
-      const dl_div dwv = dl_div_make(wv);
-      for (uint t = lid; t < ru * wv; t += lsz) {
-        const uint q = dl_udiv(t, dwv);
-        const uint k = (t - q * wv) * DL_V;
-        dl_vec v;
-        for (uint j = 0; j < DL_V; ++j) v.u[j] = lds[(k + j) * pitch + q];
-        *(__global uint4*)(dst + dbase + n * q + i0 + k) = v.v;
-      }
+      dl_oop_da_vectors(dst + dbase, n, i0, w, ru, pitch, lds, 0);
     } else if (dir == 0) {
       for (uint p = lid; p < cnt; p += lsz) {
         ulong da;
