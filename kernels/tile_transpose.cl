@@ -71,51 +71,76 @@ inline ulong dl_tt_next(ulong p, ulong np, uint ru, uint dir, uint uni, DL_ST_SP
       }                                                                                          \
     }                                                                                            \
   }                                                                                              \
-  /* Pttwac (paper Algorithm 1): one work-group (one worker) per start minitile, done   */       \
-  /* bits in global memory claimed with atomic_or. DL's fix of the paper's race: after  */       \
-  /* loading the start minitile, re-check its done bit and give up if it was claimed    */       \
-  /* meanwhile (its claimer carries the original value on).                             */       \
+  /* Pttwac (paper Algorithm 1): cycle following with one done bit per minitile in      */ \
+  /* global memory, claimed with atomic_or. A worker is `lanes` work-items; a group runs */ \
+  /* wpg = local size / lanes workers in lock step, one barrier per step:                */ \
+  /*  - a worker loads its start minitile, then re-reads the start's done bit (every     */ \
+  /*    lane, after its own load) and gives up when a chain claimed it meanwhile (that   */ \
+  /*    chain carries the original value on);                                            */ \
+  /*  - each step loads the next minitile BEFORE claiming it: a minitile's bytes change  */ \
+  /*    only under its claim, so what a winner loaded is the original, and the load's    */ \
+  /*    latency hides behind the atomic's;                                               */ \
+  /*  - lane 0 claims, its result goes through local memory (res, by step parity), and   */ \
+  /*    the group stops when no worker claimed (live, a count by step mod 3, zeroed one  */ \
+  /*    step ahead of its use, so one barrier per step orders every access).             */ \
+  /* sh: 3 * wpg + 3 uints.                                                              */ \
   __kernel void dl_pttwac##SUFFIX(__global LT* buf, ulong base, volatile __global uint* flags,  \
                                   ulong count, ulong np, uint ru, uint dir, uint uni,           \
-                                  DL_ST_SPACE const uint* restrict st) {                          \
-    __local uint flag;                                                                           \
-    const uint lane = get_local_id(0);                                                           \
-    const uint lanes = get_local_size(0);                                                        \
-    for (ulong i = get_group_id(0); i < count; i += get_num_groups(0)) {                         \
-      if (lane == 0) flag = flags[i >> 5] & (1u << (i & 31));                                    \
+                                  DL_ST_SPACE const uint* restrict st, uint lanes,              \
+                                  __local uint* sh) {                                           \
+    const uint lid = get_local_id(0);                                                            \
+    const uint w = lid / lanes, lane = lid - w * lanes;                                          \
+    const uint wpg = get_local_size(0) / lanes;                                                  \
+    __local uint* res = sh;                                                                      \
+    __local uint* gave = sh + 2 * wpg;                                                           \
+    __local uint* live = sh + 3 * wpg;                                                           \
+    const ulong stride = (ulong)get_num_groups(0) * wpg;                                         \
+    for (ulong r0 = (ulong)get_group_id(0) * wpg; r0 < count; r0 += stride) {                   \
+      const ulong i = r0 + w;                                                                    \
+      bool act = w < wpg && i < count;                                                           \
+      LT v;                                                                                      \
+      uint late = 0;                                                                             \
+      if (act) {                                                                                 \
+        v = buf[base + i * lanes + lane];                                                        \
+        mem_fence(CLK_GLOBAL_MEM_FENCE);                                                         \
+        /* The bit's address depends on the loaded value (through a term that is always  */     \
+        /* 0 but opaque to the compiler): the read cannot be served before the data.    */     \
+        const uint dep = ((const uchar*)&v)[0] & (uint)(count >> 63);                            \
+        late = flags[(i >> 5) + dep] & (1u << (i & 31));                                         \
+      }                                                                                          \
+      if (lid < wpg) gave[lid] = 0;                                                              \
+      if (lid == 0) live[0] = 0;                                                                 \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-      uint stop = flag;                                                                          \
+      if (late) gave[w] = 1u;                                                                    \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-      if (stop) continue;                                                                        \
-      /* Every lane re-checks after its OWN load: a barrier orders only inside the     */      \
-      /* group. A fence alone does not keep the flag read from being performed before  */      \
-      /* the data load is served (they go to different L2 slices): the flag address    */      \
-      /* depends on the loaded value (through a term that is always 0 but opaque to    */      \
-      /* the compiler), so the read cannot issue before the data has arrived.          */      \
-      LT v = buf[base + i * lanes + lane];                                                       \
-      mem_fence(CLK_GLOBAL_MEM_FENCE);                                                           \
-      const uint dep = ((const uchar*)&v)[0] & (uint)(count >> 63);                              \
-      const uint late = atomic_or(&flags[(i >> 5) + dep], 0u) & (1u << (i & 31));                \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-      if (late) flag = 1u;                                                                       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-      stop = flag;                                                                               \
+      act = act && !gave[w];                                                                     \
       ulong pos = i;                                                                             \
-      while (!stop) {                                                                            \
-        const ulong nx = dl_tt_next(pos, np, ru, dir, uni, st);                                  \
+      for (uint k = 0;; ++k) {                                                                   \
+        ulong nx = 0;                                                                            \
+        LT tmp;                                                                                  \
+        __local uint* r = res + (k & 1) * wpg;                                                   \
+        if (act) {                                                                               \
+          nx = dl_tt_next(pos, np, ru, dir, uni, st);                                            \
+          tmp = buf[base + nx * lanes + lane];                                                   \
+          if (lane == 0) {                                                                       \
+            const uint bit = 1u << (nx & 31);                                                    \
+            const uint got = atomic_or(&flags[nx >> 5], bit) & bit;                              \
+            r[w] = got;                                                                          \
+            if (!got) atomic_inc(&live[k % 3]);                                                  \
+          }                                                                                      \
+        }                                                                                        \
+        if (lid == 0) live[(k + 1) % 3] = 0;                                                     \
         barrier(CLK_LOCAL_MEM_FENCE);                                                            \
-        if (lane == 0) {                                                                         \
-          flag = atomic_or(&flags[nx >> 5], 1u << (nx & 31)) & (1u << (nx & 31));                \
-          mem_fence(CLK_GLOBAL_MEM_FENCE);                                                       \
+        if (act) {                                                                               \
+          if (r[w]) {                                                                            \
+            act = false;                                                                         \
+          } else {                                                                               \
+            buf[base + nx * lanes + lane] = v;                                                   \
+            v = tmp;                                                                             \
+            pos = nx;                                                                            \
+          }                                                                                      \
         }                                                                                        \
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                     \
-        stop = flag;                                                                             \
-        if (!stop) {                                                                             \
-          const LT tmp = buf[base + nx * lanes + lane];                                          \
-          buf[base + nx * lanes + lane] = v;                                                     \
-          v = tmp;                                                                               \
-          pos = nx;                                                                              \
-        }                                                                                        \
+        if (live[k % 3] == 0) break;                                                             \
       }                                                                                          \
       barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }                                                                                            \

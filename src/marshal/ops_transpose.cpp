@@ -46,10 +46,13 @@ cl_int add_transposition(Job& job, const PlanStep& step, const Geometry& g, std:
     const std::string name = "dl_pttwac" + sfx;
     if ((e = kernel_wg(job, name.c_str(), &wg, err)) != CL_SUCCESS) return e;
     if (wg < lanes) return *err = "work-group too small for a minitile", CL_INVALID_OPERATION;
+    // Several workers per group (the paper runs one): more chains in flight per compute
+    // unit, in lock step with one barrier per step.
+    const std::size_t wpg = wg / lanes;
     Op op;
     op.kernel = name;
-    op.local = lanes;  // one worker (T work-items) per group, as in the paper
-    op.global = job.groups(count) * lanes;
+    op.local = wpg * lanes;
+    op.global = job.groups((count + wpg - 1) / wpg) * op.local;
     op.arg(job.buffer)
         .arg(cl_ulong(lbase))
         .arg(flags)
@@ -58,7 +61,9 @@ cl_int add_transposition(Job& job, const PlanStep& step, const Geometry& g, std:
         .arg(cl_uint(job.ru))
         .arg(cl_uint(g.dir))
         .arg(job.uni)
-        .arg(job.table);
+        .arg(job.table)
+        .arg(cl_uint(lanes))
+        .local_arg((3 * wpg + 3) * sizeof(cl_uint));
     job.ops.push_back(std::move(op));
     return CL_SUCCESS;
   }
