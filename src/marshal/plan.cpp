@@ -108,7 +108,7 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
 }
 
 // The in-place algorithm Auto picks for a single step, or Auto when there is none.
-// (Segmented is replaced by Pttwac later when its segment table cannot fit.)
+// (Segmented is replaced by OutOfPlace later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
   // Prefer::Always puts ThreePass first, before BarrierSync too.
   if (c.opt.three_pass == MarshalOptions::Prefer::Always &&

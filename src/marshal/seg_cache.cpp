@@ -87,8 +87,9 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
         SegEntry* e = seg_plan(rec, unit, n, T, dir, s.algorithm, false, &err);
         if (!e->plan->ok) {
           if (requested == Algorithm::Auto) {
-            // Not Pttwac: its cross-group protocol still gives wrong results on NVIDIA
-            // GPUs (kernels/README.md); out of place is always right.
+            // Not Pttwac: an earlier kernel of its cross-group protocol gave wrong
+            // results on an H100, and the current one is verified on one GPU only
+            // (kernels/README.md); out of place is always right.
             s.algorithm = Algorithm::OutOfPlace;
             extra = bytes;
             moved = 4 * bytes;
