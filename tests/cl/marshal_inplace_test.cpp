@@ -64,6 +64,25 @@ TEST(MarshalInPlace, DaAstaEveryAlgorithmWithTails) {
         }
 }
 
+// Pttwac runs work-group size / lanes workers per group in lock step. Few, small groups
+// make every worker start many chains (rounds), odd lane counts leave groups that are not
+// a power of two, and a buffer smaller than one round leaves workers idle.
+TEST(MarshalInPlace, PttwacRoundsOddLanesAndIdleWorkers) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.work_group_size = 64;
+  opt.groups_per_cu = 1;
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  std::uint32_t seed = 2500;
+  for (const auto& rec : records())
+    for (std::uint32_t T : {3u, 4u, 7u, 64u})
+      for (std::size_t n : {std::size_t(2 * T), std::size_t(300 * T + 1)})
+        for (std::size_t offset : {std::size_t(0), std::size_t(16)})
+          dltest::check_pair(m, rec, n, Layout::da(), Layout::asta(T), Algorithm::Pttwac, seed++,
+                             offset);
+}
+
 TEST(MarshalInPlace, SegmentedShortSegmentsAndOffsets) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
