@@ -296,7 +296,8 @@ std::string print(const Case& c) {
     << (c.threads == 1 ? " host thread" : " host threads") << ", queues:";
   for (std::size_t q = 0; q < c.queues.size(); ++q)
     s << " q" << q << (c.queues[q].in_order ? " in-order" : " out-of-order")
-      << (c.threads > 1 ? " (thread " + std::to_string(c.queues[q].thread) + ")" : "");
+      << (c.threads > 1 ? " (thread " + std::to_string(c.queues[q].thread) + ")" : "")
+      << (c.queues[q].device ? " on device " + std::to_string(c.queues[q].device) : "");
   s << "\n";
   for (const Op& op : c.ops) s << "  " << print(op) << "\n";
   s << "  (end: finish every queue, unmap open maps, read every live buffer, release all, "

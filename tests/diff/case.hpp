@@ -126,6 +126,7 @@ struct Op {
 struct QueueDesc {
   bool in_order = true;
   int thread = 0;
+  int device = 0;  // the session's device (index modulo the number of devices it has)
 };
 
 struct Case {

@@ -320,7 +320,8 @@ Digest Executor::run() {
                     : cl_queue_properties{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE},
         0};
     cl_int err = CL_SUCCESS;
-    queues_.push_back(clCreateCommandQueueWithProperties(s_.context, s_.device, props, &err));
+    queues_.push_back(
+        clCreateCommandQueueWithProperties(s_.context, s_.device_of(qd.device), props, &err));
     rc(*threads_[0], -1, "clCreateCommandQueueWithProperties", err);
   }
   phase(0);

@@ -180,7 +180,9 @@ void Executor::launch(const Op& op) {
                     : cl_queue_properties{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE},
         0};
     cl_int err = CL_SUCCESS;
-    own = clCreateCommandQueueWithProperties(s_.context, s_.device, props, &err);
+    cl_device_id dev = s_.device;
+    clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
+    own = clCreateCommandQueueWithProperties(s_.context, dev, props, &err);
     rc(t, op.id, "clCreateCommandQueueWithProperties", err);
     if (!own) return;
     q = own;

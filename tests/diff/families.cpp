@@ -67,11 +67,12 @@ void bounds(Builder& b) {
 }
 
 // Several queues, in-order and out-of-order, one host thread: commands on one buffer
-// from several queues, chained by events (the executor adds the waits).
+// from several queues, chained by events (the executor adds the waits). Queue i is on
+// device i % 2 where the context has two.
 void queues(Builder& b) {
   std::vector<int> qs;
   const auto nq = b.rng().in(2, 3);
-  for (int i = 0; i < nq; ++i) qs.push_back(b.queue(b.rng().chance(50)));
+  for (int i = 0; i < nq; ++i) qs.push_back(b.queue(b.rng().chance(50), 0, i % 2));
   auto pool = make_buffers(b, static_cast<int>(b.rng().in(1, 3)));
   random_ops(b, qs, pool, 6, 16);
 }
@@ -90,9 +91,10 @@ void threads(Builder& b) {
   }
   std::vector<std::vector<int>> queues(static_cast<std::size_t>(c.threads));
   for (int t = 0; t < c.threads; ++t) {
-    queues[static_cast<std::size_t>(t)].push_back(b.queue(b.rng().chance(60), t));
+    // Thread t's first queue on device t % 2, its second on the other (with two).
+    queues[static_cast<std::size_t>(t)].push_back(b.queue(b.rng().chance(60), t, t % 2));
     if (b.rng().chance(30))
-      queues[static_cast<std::size_t>(t)].push_back(b.queue(b.rng().chance(50), t));
+      queues[static_cast<std::size_t>(t)].push_back(b.queue(b.rng().chance(50), t, (t + 1) % 2));
   }
   // Before the threads start, annotated kernels may leave the shared buffers transformed.
   for (int s : shared)

@@ -33,8 +33,8 @@ Op& Builder::emit(OpKind kind, int q) {
   return c_.ops.back();
 }
 
-int Builder::queue(bool in_order, int thread_id) {
-  c_.queues.push_back({in_order, thread_id});
+int Builder::queue(bool in_order, int thread_id, int device) {
+  c_.queues.push_back({in_order, thread_id, device});
   return static_cast<int>(c_.queues.size()) - 1;
 }
 

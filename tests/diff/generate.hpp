@@ -65,7 +65,7 @@ class Builder {
 
   int phase = 0, thread = 0;  // where emitted ops go
 
-  int queue(bool in_order, int thread_id = 0);
+  int queue(bool in_order, int thread_id = 0, int device = 0);
   int create(Shape s, int records, Mem mem, bool read_only = false);
   int sub(int parent, std::size_t origin, std::size_t size);
   void release(int b);

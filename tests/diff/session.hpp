@@ -7,6 +7,7 @@
 
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace dl_diff {
 
@@ -19,10 +20,11 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_program main = nullptr;   // records.cl
-  cl_program plain = nullptr;  // plain.cl (no annotation)
+  cl_device_id device = nullptr;      // the first device: the family and binary programs'
+  std::vector<cl_device_id> devices;  // every device of the platform, at most two
+  cl_context context = nullptr;       // on all of them
+  cl_program main = nullptr;          // records.cl
+  cl_program plain = nullptr;         // plain.cl (no annotation)
   /// The build options of every program (DL adds its own to the programs it transforms;
   /// the application must still see these).
   static constexpr const char* kOptions = "-DDL_DIFF_APP=1";
@@ -31,8 +33,13 @@ class Session {
   /// and rebuilds it, so the other families' program stays as it was.
   cl_program family();
 
+  /// The device of a queue description's index (modulo the number of devices).
+  cl_device_id device_of(int index) const {
+    return devices[static_cast<std::size_t>(index) % devices.size()];
+  }
+
  private:
-  cl_program build(const std::string& source, const char* what);
+  cl_program build(const std::string& source, const char* what, bool all_devices);
   std::string records_;
   std::mutex mu_;
   cl_program family_ = nullptr;
