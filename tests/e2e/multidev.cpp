@@ -8,22 +8,15 @@
 //   multidev <output file> <particles.cl> [n] [steps]
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <vector>
 
 #include "example.hpp"
+#include "particle.hpp"
 
 namespace {
 
-struct Particle {  // the OpenCL C struct {float4 pos; float4 vel; float mass; int id;}
-  cl_float4 pos;
-  cl_float4 vel;
-  cl_float mass;
-  cl_int id;
-  cl_float pad[2];
-};
-static_assert(sizeof(Particle) == 48, "matches the OpenCL C layout");
+using example::Particle;
 
 std::string read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);
@@ -68,23 +61,11 @@ int main(int argc, char** argv) {
   cl_kernel k = clCreateKernel(program, "integrate", &err);
   CL_CHECK(err);
 
-  std::vector<Particle> p(static_cast<std::size_t>(n));
-  std::mt19937 g(7);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (int i = 0; i < n; ++i) {
-    for (int c = 0; c < 4; ++c) p[i].pos.s[c] = u(g), p[i].vel.s[c] = u(g);
-    p[i].mass = 1.5f + u(g);
-    p[i].id = i;
-    p[i].pad[0] = p[i].pad[1] = 0.0f;
-  }
+  std::vector<Particle> p = example::make_particles(n, 7);
   const std::size_t bytes = p.size() * sizeof(Particle);
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, p.data(), &err);
   CL_CHECK(err);
-  const float dt = 0.01f;
-  CL_CHECK(clSetKernelArg(k, 0, sizeof buf, &buf));
-  CL_CHECK(clSetKernelArg(k, 1, sizeof n, &n));
-  CL_CHECK(clSetKernelArg(k, 2, sizeof dt, &dt));
-  const size_t local = 64, global = (static_cast<size_t>(n) + local - 1) / local * local;
+  const size_t local = 64, global = example::bind_integrate(k, buf, n, 0.01f, local);
   std::vector<Particle> mid(p.size());
   cl_event last = nullptr;
   std::size_t q = 0;
