@@ -59,6 +59,9 @@ struct FieldSpec {
   unsigned vector_width = 1;  // 1, 2, 3, 4, 8, 16 (3 is stored as 4, OpenCL C rules)
   unsigned count = 1;         // fixed array length
   std::size_t align = 0;
+  /// Scalars per element, moved as one slot (vector_width 1 only): a row of `block`
+  /// scalars of a flat array whose dimensions are swapped (docs/remappings.md).
+  unsigned block = 1;
 };
 
 /// A field as laid out.
@@ -68,14 +71,15 @@ struct Field {
   unsigned vector_width = 1;
   unsigned count = 1;
   std::size_t offset = 0;     // bytes from the record start
-  std::size_t elem_size = 0;  // bytes of one element (a scalar or a whole vector)
+  std::size_t elem_size = 0;  // bytes of one element (a scalar, a vector or a block)
   std::size_t align = 0;
+  unsigned block = 1;  // scalars per element (FieldSpec::block)
 };
 
 /// A run of bytes that moves as one unit between layouts.
 struct Slot {
   std::size_t offset = 0;  // in the record
-  std::size_t size = 0;    // 1, 2, 4, 8, ... (power of two)
+  std::size_t size = 0;    // a power of two, or a block's multiple of its scalar size
   int field = -1;          // index into fields(), -1 for padding
   unsigned element = 0;    // element of an array field
 };
@@ -94,6 +98,9 @@ class Record {
                             std::size_t align);
   /// S scalars of one type: the record of a flat array with a small fastest dimension.
   static Record uniform(std::string name, Scalar type, unsigned count);
+  /// `count` slots of `block` scalars each (one field `v`): a plane of a flat array whose
+  /// two dimensions are swapped, every row of `block` scalars moved whole.
+  static Record blocks(std::string name, Scalar type, unsigned count, unsigned block);
 
   const std::string& name() const { return name_; }
   const std::vector<Field>& fields() const { return fields_; }
@@ -107,7 +114,8 @@ class Record {
 
   /// Canonical one-line text, parsed back by parse(): the annotation's record form.
   ///   foo 8 4 float:bar@0 int:baz@4
-  ///   name size align then type[xW][*N]:name@offset per field.
+  ///   name size align then type[xW][{B}][*N]:name@offset per field ({B}: a block of B
+  ///   scalars per element).
   std::string describe() const;
   static Record parse(std::string_view text);
   /// OpenCL C declaration `typedef struct {...} name;` (explicit padding members).

@@ -55,6 +55,12 @@ std::size_t vector_storage(unsigned width) {
   return width == 3 ? 4 : width;
 }
 
+void check_block(unsigned block, unsigned vector_width, const std::string& field) {
+  if (block == 0) throw LayoutError("field '" + field + "': a block of zero scalars");
+  if (block != 1 && vector_width != 1)
+    throw LayoutError("field '" + field + "': a block holds scalars, not vectors");
+}
+
 void check_vector_width(unsigned w, const std::string& field) {
   if (w != 1 && w != 2 && w != 3 && w != 4 && w != 8 && w != 16)
     throw LayoutError("field '" + field + "': vector width " + std::to_string(w) +
@@ -121,15 +127,19 @@ Record Record::make(std::string name, const std::vector<FieldSpec>& specs, bool 
   std::size_t rec_align = 1;
   for (const auto& f : specs) {
     check_vector_width(f.vector_width, f.name);
+    check_block(f.block, f.vector_width, f.name);
     if (f.count == 0) throw LayoutError("field '" + f.name + "' has zero elements");
     Field out;
     out.name = f.name;
     out.type = f.type;
     out.vector_width = f.vector_width;
     out.count = f.count;
-    out.elem_size = scalar_size(f.type) * vector_storage(f.vector_width);
+    out.block = f.block;
+    const std::size_t natural = scalar_size(f.type) * vector_storage(f.vector_width);
+    if (f.block > kMaxRecordSize / natural) check_size(r.name_, kMaxRecordSize + 1);
+    out.elem_size = natural * f.block;
     if (f.count > kMaxRecordSize / out.elem_size) check_size(r.name_, kMaxRecordSize + 1);
-    std::size_t a = f.align ? f.align : out.elem_size;
+    std::size_t a = f.align ? f.align : natural;
     if (!is_pow2(a))
       throw LayoutError("field '" + f.name + "': alignment " + std::to_string(a) +
                         " is not a power of two");
@@ -163,9 +173,11 @@ Record Record::from_layout(std::string name, std::vector<Field> fields, std::siz
   std::size_t end = 0;
   for (auto& f : fields) {
     check_vector_width(f.vector_width, f.name);
+    check_block(f.block, f.vector_width, f.name);
     if (f.count == 0) throw LayoutError("field '" + f.name + "' has zero elements");
-    f.elem_size = scalar_size(f.type) * vector_storage(f.vector_width);
-    if (f.align == 0) f.align = f.elem_size;
+    const std::size_t natural = scalar_size(f.type) * vector_storage(f.vector_width);
+    f.elem_size = natural * f.block;  // block <= size (parse) or checked below
+    if (f.align == 0) f.align = natural;
     if (f.offset < end)
       throw LayoutError("record '" + name + "': field '" + f.name + "' overlaps the previous one");
     // Sizes are at most kMaxRecordSize here, so the sums below cannot wrap.
@@ -187,6 +199,12 @@ Record Record::from_layout(std::string name, std::vector<Field> fields, std::siz
   r.align_ = align;
   r.finish();
   return r;
+}
+
+Record Record::blocks(std::string name, Scalar type, unsigned count, unsigned block) {
+  FieldSpec f{"v", type, 1, count, 0};
+  f.block = block;
+  return make(std::move(name), {f});
 }
 
 Record Record::uniform(std::string name, Scalar type, unsigned count) {
@@ -235,6 +253,7 @@ std::string Record::describe() const {
   for (const auto& f : fields_) {
     o << ' ' << scalar_name(f.type);
     if (f.vector_width != 1) o << f.vector_width;
+    if (f.block != 1) o << '{' << f.block << '}';
     if (f.count != 1) o << '*' << f.count;
     o << ':' << f.name << '@' << f.offset;
   }
@@ -279,6 +298,15 @@ Record Record::parse(std::string_view text) {
                   std::to_string(size) + ")");
       type = type.substr(0, star);
     }
+    if (const auto brace = type.find('{'); brace != std::string_view::npos) {
+      if (type.back() != '}' ||
+          !parse_number(type.substr(brace + 1, type.size() - brace - 2), f.block) || f.block == 0 ||
+          f.block > size)
+        throw bad("bad block '" + std::string(type.substr(brace)) +
+                  "' ({B}: B scalars per element, from 1 to the record size " +
+                  std::to_string(size) + ")");
+      type = type.substr(0, brace);
+    }
     if (!parse_scalar(type, f.type)) {  // a vector type: float4, uchar16
       const auto digits = type.find_first_of("0123456789");
       if (digits != std::string_view::npos) {
@@ -305,6 +333,7 @@ std::string Record::to_cl() const {
     if (f.vector_width != 1) o << f.vector_width;
     o << ' ' << f.name;
     if (f.count != 1) o << '[' << f.count << ']';
+    if (f.block != 1) o << '[' << f.block << ']';
     o << ";\n";
     at = f.offset + f.count * f.elem_size;
   }

@@ -82,6 +82,39 @@ TEST_P(RandomRecord, EveryPairEveryAlgorithm) {
 
 INSTANTIATE_TEST_SUITE_P(Records, RandomRecord, ::testing::Range(1u, 25u));
 
+// Records of rows (Record::blocks, the records of a swap of two dimensions): slots of
+// several units, of lengths that are no power of two; every pair, every algorithm whose
+// plan accepts the shape, the device against dl::convert and back.
+TEST(MarshalRows, EveryPairEveryAlgorithm) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  struct Shape {
+    Scalar type;
+    unsigned rows, row;
+  };
+  const Shape shapes[] = {{Scalar::Float, 5, 3},  {Scalar::Char, 7, 5},   {Scalar::Short, 4, 8},
+                          {Scalar::Double, 3, 2}, {Scalar::Float, 9, 33}, {Scalar::UChar, 2, 100}};
+  std::uint32_t seed = 4242;
+  std::size_t runs = 0;
+  for (const Shape& sh : shapes) {
+    const dl::Record rec = dl::Record::blocks("rows", sh.type, sh.rows, sh.row);
+    for (std::uint32_t T : {1u, 3u, 8u, 32u})
+      for (std::size_t n : {std::size_t(T), std::size_t(2 * T), std::size_t(3 * T + 1)}) {
+        const std::vector<Layout> ls = {Layout::aos(), Layout::da(), Layout::asta(T)};
+        for (std::size_t a = 0; a < ls.size(); ++a)
+          for (std::size_t b = a + 1; b < ls.size(); ++b)
+            for (Algorithm alg : kAlgorithms) {
+              if (!m.plan(rec, n, ls[a], ls[b], alg).ok) continue;
+              dltest::check_pair(m, rec, n, ls[a], ls[b], alg, seed++);
+              ++runs;
+              if (HasFatalFailure()) return;
+            }
+      }
+  }
+  EXPECT_GT(runs, 200u);
+  RecordProperty("runs", static_cast<int>(runs));
+}
+
 // Tile widths of any size, as `-> ASTA(E)` gives them (E an argument: a plane's row
 // count): small odd ones, tiles larger than local memory, tiles of more records than the
 // buffer's; the planner's choice, both directions, round trips bit-exact.

@@ -63,6 +63,44 @@ TEST(Record, DescribeParsesBack) {
   EXPECT_THROW(Record::parse("x 4 4 float:a@2"), dl::LayoutError);
 }
 
+// A record of rows (Record::blocks): each row of B scalars is one slot, so DA and ASTA
+// of such records are the array with two dimensions swapped and every row whole.
+TEST(Record, RowsAreSlots) {
+  const Record r = Record::blocks("rows", Scalar::Float, 7, 3);  // 7 rows of 3 floats
+  EXPECT_EQ(r.size(), 84u);
+  EXPECT_EQ(r.align(), 4u);
+  ASSERT_EQ(r.slots().size(), 7u);
+  EXPECT_EQ(r.slots()[2].offset, 24u);
+  EXPECT_EQ(r.slots()[2].size, 12u);
+  EXPECT_EQ(r.unit(), 4u);
+  EXPECT_EQ(r.describe(), "rows 84 4 float{3}*7:v@0");
+  EXPECT_EQ(Record::parse(r.describe()), r);
+  EXPECT_NE(r.to_cl().find("float v[7][3];"), std::string::npos) << r.to_cl();
+  EXPECT_EQ(Record::blocks("r", Scalar::Short, 2, 4).unit(), 8u);
+  EXPECT_THROW(Record::blocks("r", Scalar::Float, 2, 0), dl::LayoutError);
+  EXPECT_THROW(Record::blocks("r", Scalar::Float, 1024, 1024), dl::LayoutError);  // > 1 MiB
+  EXPECT_THROW(Record::parse("x 8 4 float{0}*2:v@0"), dl::LayoutError);
+  EXPECT_THROW(Record::parse("x 8 4 float{2*2:v@0"), dl::LayoutError);
+  EXPECT_THROW(Record::parse("x 32 16 float4{2}:v@0"), dl::LayoutError);
+  EXPECT_THROW(Record::parse("x 8 4 float{3}*2:v@0"), dl::LayoutError);  // past the size
+
+  // a[z][y][x], nz = 5 records of ny = 7 rows of nx = 3: DA is a'[y][z][x]; ASTA(2) swaps
+  // z and y inside tiles of two planes (the last tile holds one).
+  const std::size_t nz = 5, ny = 7, nx = 3;
+  std::vector<float> a(nz * ny * nx), da(a.size()), asta(a.size());
+  std::iota(a.begin(), a.end(), 0.0f);
+  dl::convert(r, nz, Layout::aos(), a.data(), Layout::da(), da.data());
+  dl::convert(r, nz, Layout::aos(), a.data(), Layout::asta(2), asta.data());
+  for (std::size_t z = 0; z < nz; ++z)
+    for (std::size_t y = 0; y < ny; ++y)
+      for (std::size_t x = 0; x < nx; ++x) {
+        const float v = a[(z * ny + y) * nx + x];
+        EXPECT_EQ(da[(y * nz + z) * nx + x], v);
+        const std::size_t t = z / 2 * 2, w = std::min<std::size_t>(2, nz - t);
+        EXPECT_EQ(asta[t * ny * nx + (y * w + (z - t)) * nx + x], v);
+      }
+}
+
 TEST(Layout, ParseAndPrint) {
   EXPECT_EQ(Layout::parse("ASTA(32)"), Layout::asta(32));
   EXPECT_EQ(Layout::parse("DA"), Layout::da());
