@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dl/layout.hpp"
@@ -100,8 +101,15 @@ struct BufferAnnotation {
   std::string record;         // record name (from the marshaler name or name:rec)
   bool read_only = false;     // `const`: the kernel never writes it
   bool write_only = false;    // `write_only`: the kernel never reads it
+  /// `-> [..]`, the dimensions with dims[swap] and dims[swap + 1] exchanged (a flat array):
+  /// ASTA with tile width dims[swap] (in `tile` or `target`). -1: no swap.
+  int swap = -1;
   /// Annotated `[*]`: n is the bound buffer's records, given to the kernel at each launch.
   bool whole() const { return !dims.empty() && dims[0].is_whole(); }
+  /// A swap of two dimensions that are not the fastest two: the records are
+  /// dims[0..swap] (n their product), each dims[swap + 1] rows of the product of the
+  /// dimensions after it, a row one slot (flat_record's `block`).
+  bool rows() const { return swap >= 0 && static_cast<std::size_t>(swap) + 2 < dims.size(); }
   int line = 0, column = 0;  // 1-based position of the name in the source
 };
 
@@ -173,8 +181,18 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
 bool is_flat_scalar(const std::string& record);
 /// The record of S scalars of that type (`flat_float_62`, one array field `v`), made at
 /// each launch from S; nullopt (and why) when S is outside [1, kMaxRecordSize / scalar size].
-std::optional<Record> flat_record(const std::string& scalar, std::int64_t s,
+/// With `block` > 1, S rows of `block` scalars, each row one slot (`flat_float_62x16`): the
+/// record of a dimension swap (BufferAnnotation::swap); the record is at most 1 MiB.
+std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std::int64_t block = 1,
                                   std::string* error = nullptr);
+
+/// For a swap of rows (`b.rows()`), with every dimension of `b` evaluated (`dims`): the
+/// record made at launch (flat_record of dims[swap + 1] rows of the product of the
+/// dimensions after it) and the record count (the product of dims[0..swap]); nullopt
+/// (and why) when either does not fit.
+std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation& b,
+                                                          const std::vector<std::int64_t>& dims,
+                                                          std::string* error = nullptr);
 
 /// Buffers of one kernel annotated `[*]`, not kept in AoS, whose records have one size
 /// (`records` gives it; a flat array whose S is an argument: the same S expression and

@@ -302,7 +302,11 @@ class ClauseParser {
     if (t_.compare(i_, 2, "->") == 0) {
       i_ += 2;
       skip();
-      if (!target(b.target, b.tile)) return false;
+      if (i_ < t_.size() && t_[i_] == '[') {
+        if (!swapped(b)) return false;
+      } else if (!target(b.target, b.tile)) {
+        return false;
+      }
       b.target_given = true;
       skip();
     }
@@ -384,6 +388,67 @@ class ClauseParser {
     }
     l.extent = std::move(*e);
     ++i_;
+    return true;
+  }
+  /// A target of dimensions, `-> [ny][nz][nx]`: the array's own dimensions with two
+  /// adjacent ones exchanged (compared as written, blanks aside). Sets b.swap and the ASTA
+  /// tile it stands for: the first of the two (docs/remappings.md).
+  bool swapped(BufferAnnotation& b) {
+    const std::size_t s = i_;
+    std::vector<Expr> to;
+    while (i_ < t_.size() && t_[i_] == '[') {
+      std::optional<Expr> e = bracketed();
+      if (!e) return false;
+      to.push_back(std::move(*e));
+      ++i_;
+      skip();
+    }
+    auto bare = [](const Expr& e) {
+      std::string t;
+      for (char c : e.text())
+        if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+      return t;
+    };
+    auto list = [](const std::vector<Expr>& d) {
+      std::string t;
+      for (const auto& e : d) t += "[" + e.text() + "]";
+      return t;
+    };
+    const std::string from = b.name + list(b.dims), want = list(to);
+    auto fail = [&](const std::string& why) {
+      i_ = s;
+      return error(from + " -> " + want + ": " + why);
+    };
+    if (!b.dims.empty() && b.dims[0].is_whole())
+      return fail("a swap of dimensions needs every dimension as an expression, not '*'");
+    if (to.size() != b.dims.size())
+      return fail("the target has " + std::to_string(to.size()) + " dimensions, the array " +
+                  std::to_string(b.dims.size()));
+    std::vector<std::size_t> moved;
+    for (std::size_t d = 0; d < to.size(); ++d)
+      if (bare(to[d]) != bare(b.dims[d])) moved.push_back(d);
+    if (moved.empty()) return fail("the same order (write '-> AoS' to keep the layout)");
+    const std::size_t p = moved[0];
+    if (moved.size() != 2 || moved[1] != p + 1 || bare(to[p]) != bare(b.dims[p + 1]) ||
+        bare(to[p + 1]) != bare(b.dims[p]))
+      return fail(
+          "not two adjacent dimensions exchanged (DL swaps two neighbouring dimensions; "
+          "other permutations are not offered)");
+    b.swap = static_cast<int>(p);
+    const Expr& t = b.dims[p];
+    if (!t.fields().empty())
+      return fail("the swapped dimension '" + t.text() +
+                  "' takes kernel arguments and constants only (no sizeof or arg.field)");
+    if (t.is_constant()) {
+      const std::int64_t v = t.eval({}).value_or(0);
+      if (v < 1 || v > static_cast<std::int64_t>(kMaxTile))
+        return fail("the swapped dimension '" + t.text() + "' is " + std::to_string(v) +
+                    ", outside [1, " + std::to_string(kMaxTile) + "]");
+      b.target = Layout::asta(static_cast<std::uint32_t>(v));
+    } else {
+      b.target = Layout::asta(0);
+      b.tile = t;
+    }
     return true;
   }
   /// The target after `->`: ASTA, ASTA(T), ASTA(E), DA or AoS.
@@ -659,6 +724,7 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
   std::uint64_t n = 1;
   std::size_t used = dims.size();
   if (rec && dims.size() >= 2 && rec->fields().size() == 1 && rec->fields()[0].vector_width == 1 &&
+      rec->fields()[0].block == 1 &&
       dims.back() == static_cast<std::int64_t>(rec->fields()[0].count))
     --used;
   std::string product;
@@ -673,6 +739,44 @@ std::optional<std::uint64_t> record_count(const std::vector<std::int64_t>& dims,
     return fail("the buffer size " + std::to_string(n) + " records * " +
                 std::to_string(rec->size()) + " bytes exceeds 64 bits");
   return n;
+}
+
+std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation& b,
+                                                          const std::vector<std::int64_t>& dims,
+                                                          std::string* error) {
+  const std::size_t p = static_cast<std::size_t>(b.swap);
+  if (!b.rows() || dims.size() != b.dims.size()) {
+    if (error) *error = "not a swap of rows";
+    return std::nullopt;
+  }
+  std::int64_t block = 1;
+  for (std::size_t d = p + 2; d < dims.size(); ++d)
+    if (dims[d] < 1 || __builtin_mul_overflow(block, dims[d], &block)) {
+      if (error)
+        *error = "the row length " + b.dims[d].text() + " = " + std::to_string(dims[d]) +
+                 (dims[d] < 1 ? " is not positive" : " overflows");
+      return std::nullopt;
+    }
+  std::string err;
+  auto rec = flat_record(b.record, dims[p + 1], block, &err);
+  if (!rec) {
+    if (error)
+      *error = "the rows of the swap of '" + b.dims[p].text() + "' and '" + b.dims[p + 1].text() +
+               "': " + err;
+    return std::nullopt;
+  }
+  // The product of the outer dimensions, all of them (no record to recognise in the last).
+  const std::vector<std::int64_t> outer(dims.begin(), dims.begin() + static_cast<long>(p) + 1);
+  auto n = record_count(outer, nullptr, error);
+  std::uint64_t bytes = 0;
+  if (n && __builtin_mul_overflow(*n, static_cast<std::uint64_t>(rec->size()), &bytes)) {
+    if (error)
+      *error = "the buffer size " + std::to_string(*n) + " records * " +
+               std::to_string(rec->size()) + " bytes exceeds 64 bits";
+    return std::nullopt;
+  }
+  if (!n) return std::nullopt;
+  return std::make_pair(std::move(*rec), *n);
 }
 
 std::vector<int> whole_groups(const KernelAnnotation& ka,
@@ -710,7 +814,8 @@ bool is_flat_scalar(const std::string& record) {
   return parse_scalar(record, sc);
 }
 
-std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std::string* error) {
+std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std::int64_t block,
+                                  std::string* error) {
   Scalar sc;
   if (!parse_scalar(scalar, sc)) {
     if (error) *error = "'" + scalar + "' is not a scalar type";
@@ -718,14 +823,25 @@ std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std
   }
   // The record must be a record (kMaxRecordSize): a long row kept AoS is one too.
   const std::int64_t most = static_cast<std::int64_t>(kMaxRecordSize / scalar_size(sc));
-  if (s < 1 || s > most) {
+  if (block < 1 || block > most) {
     if (error)
-      *error = "the record length S = " + std::to_string(s) + " is outside [1, " +
+      *error = "the row length " + std::to_string(block) + " is outside [1, " +
                std::to_string(most) + "] (records of at most 1 MiB)";
     return std::nullopt;
   }
-  return Record::make("flat_" + scalar + "_" + std::to_string(s),
-                      {{"v", sc, 1, static_cast<unsigned>(s), 0}});
+  if (s < 1 || s > most / block) {
+    if (error)
+      *error = block == 1 ? "the record length S = " + std::to_string(s) + " is outside [1, " +
+                                std::to_string(most) + "] (records of at most 1 MiB)"
+                          : "a record of " + std::to_string(s) + " rows of " +
+                                std::to_string(block) + " scalars exceeds 1 MiB";
+    return std::nullopt;
+  }
+  if (block == 1)
+    return Record::make("flat_" + scalar + "_" + std::to_string(s),
+                        {{"v", sc, 1, static_cast<unsigned>(s), 0}});
+  return Record::blocks("flat_" + scalar + "_" + std::to_string(s) + "x" + std::to_string(block),
+                        sc, static_cast<unsigned>(s), static_cast<unsigned>(block));
 }
 
 std::string format_local(const LocalAnnotation& l) {
@@ -738,7 +854,13 @@ std::string format_clause(const BufferAnnotation& b) {
   // A flat array whose S is known at launch only names its scalar type (`val:float`).
   if (is_flat_scalar(b.record)) s += ":" + b.record;
   for (const auto& d : b.dims) s += "[" + d.text() + "]";
-  if (b.target.kind == LayoutKind::DA)
+  if (b.swap >= 0) {
+    s += " -> ";
+    for (std::size_t d = 0; d < b.dims.size(); ++d) {
+      const std::size_t p = static_cast<std::size_t>(b.swap);
+      s += "[" + b.dims[d == p ? p + 1 : d == p + 1 ? p : d].text() + "]";
+    }
+  } else if (b.target.kind == LayoutKind::DA)
     s += " -> DA";
   else if (b.target.kind == LayoutKind::AoS)
     s += " -> AoS";

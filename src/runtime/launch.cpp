@@ -161,13 +161,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     Need nd;
     nd.mem = a.mem;
     nd.arg = b.name;
-    if (auto it = ps.ann.records.find(b.record); it != ps.ann.records.end()) {
+    if (auto it = ps.ann.records.find(b.record); it != ps.ann.records.end() && !b.rows()) {
       nd.rec = &it->second;
-    } else {
+    } else if (!b.rows()) {
       // A flat array whose S is a kernel argument: the record of S scalars at this launch.
       std::string err;
       const auto s = b.dims.back().eval(env, &err);
-      auto rec = s ? flat_record(b.record, *s, &err) : std::nullopt;
+      auto rec = s ? flat_record(b.record, *s, 1, &err) : std::nullopt;
       if (!rec) {
         why = fmt::format("argument {}: record length '{}': {}", b.name, b.dims.back().text(), err);
         return {};
@@ -175,7 +175,8 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       nd.rec = &ks.program->flat_records.try_emplace(rec->name(), *rec).first->second;
     }
     // `*`: the records of the bound buffer (of the sub-buffer's region for a sub-buffer).
-    env.whole = static_cast<std::int64_t>(rt.buffer(a.mem)->size / nd.rec->size());
+    // (A swap of rows has no `*`: its record comes from the dimensions below.)
+    if (nd.rec) env.whole = static_cast<std::int64_t>(rt.buffer(a.mem)->size / nd.rec->size());
     std::vector<std::int64_t> dims;
     for (const auto& e : b.dims) {
       std::string err;
@@ -189,8 +190,21 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       }
       dims.push_back(*v);
     }
+    std::optional<std::uint64_t> rows_n;
+    if (b.rows()) {
+      // A swap of two dimensions above the fastest: its record from the dimensions.
+      std::string err;
+      auto sr = swap_rows(b, dims, &err);
+      if (!sr) {
+        why = fmt::format("argument {}: {}", b.name, err);
+        return {};
+      }
+      nd.rec = &ks.program->flat_records.try_emplace(sr->first.name(), sr->first).first->second;
+      rows_n = sr->second;
+    }
     std::string count_err;
-    const auto n = record_count(dims, nd.rec, &count_err);
+    std::optional<std::uint64_t> n = rows_n;
+    if (!b.rows()) n = record_count(dims, nd.rec, &count_err);
     if (!n) {
       why = fmt::format("argument {}: {}", b.name, count_err);
       return {};

@@ -34,6 +34,12 @@ bool transformable(const SourceAnnotations& ann, std::string* why) {
         *why = fmt::format("kernel {} argument {}: no '//DL: record {}' line (run dl-annotate)",
                            k.kernel, b.name, b.record.empty() ? "<name>" : b.record);
         return false;
+      } else if (b.swap >= 0 && !is_flat_scalar(b.record)) {
+        *why = fmt::format(
+            "kernel {} argument {}: a swap of dimensions needs an array of scalars, not "
+            "records of {}",
+            k.kernel, b.name, b.record);
+        return false;
       }
   return true;
 }

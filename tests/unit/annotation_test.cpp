@@ -155,6 +155,78 @@ TEST(Annotation, TileWidthExpression) {
   }
 }
 
+// `-> [..]`: two adjacent dimensions of a flat array exchanged. The first of the pair is
+// the tile width; below the fastest two, the records are rows (swap_rows).
+TEST(Annotation, DimensionSwap) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], b:int[nw][nz][ny][nx*2] -> "
+      "[nw][ny][nz][ nx * 2 ], c:float[nz][ny][nx] -> [nz][nx][ny], d:float[8][nx] -> [nx][8]\n"
+      "__kernel void k(__global const float *a, __global int *b, __global float *c,\n"
+      "                __global float *d, int nx, int ny, int nz, int nw) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& b = s.kernels.at(0).buffers;
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].swap, 0);
+  EXPECT_TRUE(b[0].rows());
+  ASSERT_TRUE(b[0].tile.has_value());
+  EXPECT_EQ(b[0].tile->text(), "nz");
+  EXPECT_TRUE(b[0].target_given);
+  EXPECT_EQ(b[1].swap, 1);
+  EXPECT_TRUE(b[1].rows());
+  EXPECT_EQ(b[1].tile->text(), "nz");
+  EXPECT_EQ(b[2].swap, 1);
+  EXPECT_FALSE(b[2].rows());  // the fastest two: records of nx scalars, ASTA(ny)
+  EXPECT_EQ(b[2].tile->text(), "ny");
+  EXPECT_EQ(b[3].swap, 0);
+  EXPECT_FALSE(b[3].tile.has_value());  // a constant first dimension folds
+  EXPECT_EQ(b[3].target, dl::Layout::asta(8));
+  EXPECT_EQ(dl::format_clause(b[0]), "const a:float[nz][ny][nx] -> [ny][nz][nx]");
+  EXPECT_EQ(dl::format_clause(b[1]), "b:int[nw][nz][ny][nx*2] -> [nw][ny][nz][nx*2]");
+  EXPECT_EQ(dl::format_clause(b[3]), "d:float[8][nx] -> [nx][8]");
+  // Round trip.
+  auto again = dl::scan_annotations("//DL: AoS: " + dl::format_clause(b[1]) +
+                                    "\n__kernel void k(__global int *b, int nx, int ny, int nz, "
+                                    "int nw) {}\n");
+  ASSERT_FALSE(again.has_errors()) << again.diagnostics[0].message;
+  EXPECT_EQ(again.kernels.at(0).buffers.at(0).swap, 1);
+  // The record and count at a launch: nw = 6, nz = 7, ny = 5, nx * 2 = 6.
+  auto rows = dl::swap_rows(b[1], {6, 7, 5, 6});
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(rows->second, 42u);
+  EXPECT_EQ(rows->first.describe(), "flat_int_5x6 120 4 int{6}*5:v@0");
+  EXPECT_EQ(rows->first.slots().size(), 5u);
+  EXPECT_EQ(rows->first.unit(), 8u);
+  // Rows of one scalar, the outer dimension equal to the rows per record: n is still the
+  // product of the outer dimensions (the last one is no record length).
+  auto ones = dl::swap_rows(b[1], {17, 2, 2, 1});
+  ASSERT_TRUE(ones.has_value());
+  EXPECT_EQ(ones->second, 34u);
+  EXPECT_EQ(ones->first.describe(), "flat_int_2 8 4 int*2:v@0");
+  std::string why;
+  EXPECT_FALSE(dl::swap_rows(b[1], {6, 7, 5, 0}, &why));
+  EXPECT_NE(why.find("is not positive"), std::string::npos) << why;
+  EXPECT_FALSE(dl::swap_rows(b[1], {6, 7, 1024, 1024}, &why));
+  EXPECT_NE(why.find("exceeds 1 MiB"), std::string::npos) << why;
+  EXPECT_FALSE(dl::swap_rows(b[2], {6, 7, 5}, &why));  // not rows
+  const std::pair<const char*, const char*> bad[] = {
+      {"a[n][m] -> [n][m]", "the same order"},
+      {"a[n][m] -> [m]", "the target has 1 dimensions, the array 2"},
+      {"a[n][m][k] -> [k][m][n]", "not two adjacent dimensions exchanged"},
+      {"a[n][m][k] -> [m][k][n]", "not two adjacent dimensions exchanged"},
+      {"a[*][m] -> [m][*]", "not '*'"},
+      {"a[0][m] -> [m][0]", "outside [1, 1048576]"},
+      {"a[n][m] -> [m][n", "missing ']'"},
+      {"a[x][m] -> [m][x]", "names 'x'"},
+  };
+  for (const auto& [clause, want] : bad) {
+    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
+                                  "\n__kernel void k(__global float *a, int n, int m, int k) {}\n");
+    ASSERT_TRUE(e.has_errors()) << clause;
+    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
+        << clause << ": " << e.diagnostics[0].message;
+  }
+}
+
 // `write_only`: the kernel never reads the buffer; it excludes `const`, and it is
 // written back by format_clause.
 TEST(Annotation, WriteOnly) {
