@@ -891,11 +891,14 @@ class Analyzer {
             idx.terms.size() != 1 || idx.terms[0].ptr
                 ? "through a pointer derived or moved by other than whole records"
                 : "an index not of the form S*e + c";
+        if (!b.c.empty()) {
+          res_.needs.insert(cg_.flat_rows());
+          b.stats.back().division = "a swap of rows: record, row and scalar by two divisions";
+        }
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
-                     "dl_flat(" + bp->w + ", " + bp->n + ", " + bp->s + ", " + std::to_string(z) +
-                         ", " + index_text(idx, *bp) + ")");
+                     cg_.flat_element(bp->w, bp->n, bp->s, bp->c, z, index_text(idx, *bp)));
         });
       }
       return;

@@ -59,6 +59,9 @@ struct Binding {
   unsigned flat_count = 0;  // S; 0: S is the annotation's last dimension at run time
   const clang::ParmVarDecl* flat_param = nullptr;  // that dimension, when one parameter
   std::string s;                                   // S in generated code
+  /// A swap of rows (BufferAnnotation::rows): the scalars per row in generated code (the
+  /// records are S rows of c scalars, every access through dl_flat_rows); else empty.
+  std::string c;
   Record rec;
   bool natural = true;        // slots naturally aligned
   std::string base, w, n;     // their texts in generated code

@@ -289,6 +289,9 @@ class Consumer : public ASTConsumer {
       }
       c.tile = opts_.force_layout ? std::nullopt : tile;
       std::string recname = b.record;
+      if (c.swap >= 0 && !(is_leaf_type(pointee) && !pointee->isVectorType()))
+        return fail("'" + b.name + "' points to '" + pointee.getUnqualifiedType().getAsString() +
+                    "': a swap of dimensions applies to arrays of scalars");
       if (pointee->isStructureType()) {
         if (c.whole() && dims.size() > 1)
           return fail("'" + b.name + "' points to a struct: its whole-buffer count is " + b.name +
@@ -305,11 +308,21 @@ class Consumer : public ASTConsumer {
         Expr::Env env;
         std::string why;
         std::optional<std::int64_t> s;
-        if (dims.size() >= 2 && dims.back().is_constant()) s = dims.back().eval(env, &why);
-        const bool dynamic = dims.size() >= 2 && !dims.back().is_constant() &&
-                             !dims.back().is_whole() && !dims.back().names().empty() &&
-                             dims.back().fields().empty() &&
-                             dims.back().to_cl().find("get_") == std::string::npos;
+        if (c.rows()) {
+          // A swap above the fastest two: records of S rows of C scalars, both from the
+          // dimensions at each launch (the runtime makes the record, flat_record's rows).
+          for (std::size_t d = static_cast<std::size_t>(c.swap) + 1; d < dims.size(); ++d)
+            if (!dims[d].fields().empty())
+              return fail("'" + b.name + "': dimension '" + dims[d].text() +
+                          "' after a swapped pair takes kernel arguments and constants only");
+          s = 1;  // a stand-in: one scalar stands for the record below
+        } else if (dims.size() >= 2 && dims.back().is_constant()) {
+          s = dims.back().eval(env, &why);
+        }
+        const bool dynamic = c.rows() || (dims.size() >= 2 && !dims.back().is_constant() &&
+                                          !dims.back().is_whole() && !dims.back().names().empty() &&
+                                          dims.back().fields().empty() &&
+                                          dims.back().to_cl().find("get_") == std::string::npos);
         if (!s && !dynamic) {
           return fail("flat array '" + b.name +
                       "' needs its fastest dimension, the number of scalars per record, a "
@@ -324,7 +337,9 @@ class Consumer : public ASTConsumer {
         if (dynamic) {
           recname = scalar_name(sc);
           bd.s = "dl_s_" + b.name;
-          if (dims.back().names().size() == 1 && dims.back().text() == dims.back().names()[0])
+          if (c.rows())
+            bd.c = "dl_c_" + b.name;
+          else if (dims.back().names().size() == 1 && dims.back().text() == dims.back().names()[0])
             for (const ParmVarDecl* p : w.fd->parameters())
               if (p->getName() == dims.back().names()[0]) bd.flat_param = p;
         } else {
@@ -648,9 +663,11 @@ class Consumer : public ASTConsumer {
     for (const Binding& b : w.bindings)
       if (b.name == p.buffer && !b.keep_aos) bound = &b;
     if (!p.ok || !bound) return p.buffer + "[dl_g]";
-    if (!bound->flat) {
+    if (!bound->flat || !bound->c.empty()) {
       p.ok = false;
-      p.why = "DL converts its records: only a flat array of scalars is staged from its layout";
+      p.why = bound->flat ? "DL swaps its rows: a swap of rows is not staged"
+                          : "DL converts its records: only a flat array of scalars is staged "
+                            "from its layout";
       return {};
     }
     for (const StagePlan::Read& r : p.reads)
@@ -768,6 +785,13 @@ class Consumer : public ASTConsumer {
     return s;
   }
 
+  /// The leading dimensions whose product is n: all of a struct array's, all but S of a
+  /// flat array's, those up to the swapped pair's first for a swap of rows.
+  static std::size_t record_dims(const Binding& b, const BufferAnnotation& c) {
+    if (c.rows()) return static_cast<std::size_t>(c.swap) + 1;
+    return b.flat ? c.dims.size() - 1 : c.dims.size();
+  }
+
   std::string kernel_prologue(const KernelWork& w) {
     std::string s;
     const std::vector<int> g = whole_groups(w);
@@ -775,13 +799,19 @@ class Consumer : public ASTConsumer {
       const Binding& b = w.bindings[i];
       const BufferAnnotation& c = w.clauses[i];
       std::string n;
-      const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
+      const std::size_t dims = record_dims(b, c);
       const std::string& whole = w.bindings[static_cast<std::size_t>(g[i] < 0 ? i : g[i])].name;
       for (std::size_t d = 0; d < dims; ++d)
         n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(whole));
       s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
       if (b.flat && !b.flat_count)
-        s += "\n  const dl_off " + b.s + " = (dl_off)(" + c.dims.back().to_cl() + ");";
+        s += "\n  const dl_off " + b.s + " = (dl_off)(" + c.dims[dims].to_cl() + ");";
+      if (!b.c.empty()) {
+        std::string row;
+        for (std::size_t d = dims + 1; d < c.dims.size(); ++d)
+          row += (d > dims + 1 ? " * " : "") + ("(" + c.dims[d].to_cl() + ")");
+        s += "\n  const dl_off " + b.c + " = (dl_off)(" + row + ");";
+      }
       std::string wv;
       if (c.target.kind == LayoutKind::DA)
         wv = b.n;
@@ -1017,6 +1047,17 @@ class Consumer : public ASTConsumer {
     res_.output = std::move(out);
   }
 
+  /// Dimensions from `from` on, multiplied, as written (for the report).
+  static std::string join_dims(const BufferAnnotation& c, std::size_t from) {
+    std::string t;
+    for (std::size_t d = from; d < c.dims.size(); ++d) {
+      const std::string& x = c.dims[d].text();
+      const bool wrap = c.dims.size() - from > 1 && x.find_first_of("+-*/% ") != std::string::npos;
+      t += (d > from ? " * " : "") + (wrap ? "(" + x + ")" : x);
+    }
+    return t;
+  }
+
   void fill_report(KernelWork& w) {
     w.report.args.clear();
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
@@ -1024,10 +1065,12 @@ class Consumer : public ASTConsumer {
       const BufferAnnotation& c = w.clauses[i];
       ArgReport a;
       a.name = b.name;
-      a.record = b.flat && !b.flat_count
+      const std::size_t dims = record_dims(b, c);
+      a.record = !b.c.empty() ? c.dims[dims].text() + " rows of " + join_dims(c, dims + 1) + " x " +
+                                    c.record + " (at each launch)"
+                 : b.flat && !b.flat_count
                      ? c.dims.back().text() + " x " + c.record + " (S at each launch)"
                      : b.rec.describe();
-      const std::size_t dims = b.flat ? c.dims.size() - 1 : c.dims.size();
       for (std::size_t d = 0; d < dims; ++d) {
         const std::string& t = c.dims[d].text();
         const bool wrap = dims > 1 && t.find_first_of("+-*/% ") != std::string::npos;

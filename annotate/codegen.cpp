@@ -110,6 +110,29 @@ std::string Codegen::flat_at() {
   return name;
 }
 
+std::string Codegen::flat_rows() {
+  const std::string name = "dl_flat_rows";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Element x of a flat array whose records are s rows of c scalars of z bytes, a\n"
+         "   row one slot (a swap of two dimensions): record x / (s c), row and scalar in it. */\n"
+         "static inline ulong dl_flat_rows(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,\n"
+         "                                 dl_off x) {\n"
+         "  const dl_off l = s * c, i = x / l, r = x - i * l, q = r / c;\n"
+         "  return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;\n"
+         "}\n",
+         {}});
+  return name;
+}
+
+std::string Codegen::flat_element(const std::string& w, const std::string& n, const std::string& s,
+                                  const std::string& c, std::size_t z, const std::string& x) {
+  const std::string zs = std::to_string(z);
+  if (c.empty()) return "dl_flat(" + w + ", " + n + ", " + s + ", " + zs + ", " + x + ")";
+  return flat_rows() + "(" + w + ", " + n + ", " + s + ", " + c + ", " + zs + ", " + x + ")";
+}
+
 std::string Codegen::unaligned(const std::string& type) {
   const std::string name = "dl_unaligned_" + type;
   if (!find(name))

@@ -29,6 +29,13 @@ class Codegen {
   /// dl_flat_at: element S*i + c of a flat array, by a compare where c < S (the slot c
   /// of record i), by dl_flat's division otherwise.
   std::string flat_at();
+  /// dl_flat_rows: element x of a flat array whose records are s rows of c scalars, a row
+  /// one slot (a swap of two dimensions above the fastest): two divisions.
+  std::string flat_rows();
+  /// The byte offset of element `x` of flat binding `b` (scalars of z bytes): dl_flat, or
+  /// dl_flat_rows for a swap of rows (registered as needed).
+  std::string flat_element(const std::string& w, const std::string& n, const std::string& s,
+                           const std::string& c, std::size_t z, const std::string& x);
 
   struct Item {
     std::string key, text;

@@ -273,8 +273,15 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       for (const auto& x : ka->buffers)
         if (x.name == params[a]) b = &x;
       ASSERT_NE(b, nullptr) << "parameter " << params[a] << " is not annotated";
+      std::vector<std::int64_t> dims;
+      for (const auto& e : b->dims) dims.push_back(*e.eval(env));
       auto rit = flat_records.find(b->record);
-      if (rit == flat_records.end() && dl::is_flat_scalar(b->record)) {
+      if (b->rows()) {
+        // A swap of rows: the record the runtime makes from the dimensions.
+        auto sr = dl::swap_rows(*b, dims);
+        ASSERT_TRUE(sr.has_value()) << "rows of " << params[a];
+        rit = flat_records.emplace(sr->first.name(), sr->first).first;
+      } else if (rit == flat_records.end() && dl::is_flat_scalar(b->record)) {
         // A flat array whose S is an argument: the record the runtime makes at launch.
         auto rec = dl::flat_record(b->record, b->dims.back().eval(env).value_or(0));
         ASSERT_TRUE(rec.has_value()) << "record length of " << params[a];
@@ -282,9 +289,8 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       }
       ASSERT_NE(rit, flat_records.end()) << "no //DL: record line for " << b->record;
       d.rec = &rit->second;
-      std::vector<std::int64_t> dims;
-      for (const auto& e : b->dims) dims.push_back(*e.eval(env));
-      d.n = dl::record_count(dims, d.rec).value();
+      d.n = b->rows() ? dl::swap_rows(*b, dims).value().second
+                      : dl::record_count(dims, d.rec).value();
       d.target = b->target;
       if (b->tile) {  // `-> ASTA(E)`: E's value for this launch
         const auto w = b->tile->eval(env);
@@ -449,7 +455,8 @@ TEST_P(RunFile, RewrittenKernelsComputeTheSame) {
 INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
-                                           "defined/conditional.cl", "choice.cl", "counts.cl"),
+                                           "defined/conditional.cl", "choice.cl", "counts.cl",
+                                           "swap.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)

@@ -1,0 +1,13 @@
+// Two adjacent dimensions of a flat array exchanged (`-> [..]`, docs/remappings.md): the
+// two slowest of three (records of ny rows of nx scalars, DA), the middle pair of four
+// (ASTA(nz) of rows of nx * 2), and the fastest two (records of nx scalars, ASTA(ny)).
+// Accesses of rows go through dl_flat_rows (record, row and scalar by two divisions).
+
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], b:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2]
+//DL: AoS: c:float[nz][ny][nx] -> [nz][nx][ny]
+__kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
+                int nz, int nw) {
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  c[i] = a[i] + (float)b[i * 2 + 1];
+}

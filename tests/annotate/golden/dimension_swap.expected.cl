@@ -1,0 +1,77 @@
+// Two adjacent dimensions of a flat array exchanged (`-> [..]`, docs/remappings.md): the
+// two slowest of three (records of ny rows of nx scalars, DA), the middle pair of four
+// (ASTA(nz) of rows of nx * 2), and the fastest two (records of nx scalars, ASTA(ny)).
+// Accesses of rows go through dl_flat_rows (record, row and scalar by two divisions).
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
+  const dl_off b = i / w * w;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+/* Element x of a flat array whose records are s rows of c scalars of z bytes, a
+   row one slot (a swap of two dimensions): record x / (s c), row and scalar in it. */
+static inline ulong dl_flat_rows(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
+                                 dl_off x) {
+  const dl_off l = s * c, i = x / l, r = x - i * l, q = r / c;
+  return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;
+}
+#endif
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx] AOS2ASTA_flat_float, b:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2] AOS2ASTA_flat_int, c:float[nz][ny][nx] -> [nz][nx][ny] AOS2ASTA_flat_float
+#ifdef DL_ASTA_T
+__kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
+                int nz, int nw) {
+  const dl_off dl_n_a = (dl_off)((long)(nz));
+  const dl_off dl_s_a = (dl_off)((long)(ny));
+  const dl_off dl_c_a = (dl_off)(((long)(nx)));
+  const dl_off dl_w_a = (dl_off)((long)(nz));
+  const dl_off dl_n_b = (dl_off)((long)(nw) * (long)(nz));
+  const dl_off dl_s_b = (dl_off)((long)(ny));
+  const dl_off dl_c_b = (dl_off)((((long)(nx) * (long)2)));
+  const dl_off dl_w_b = (dl_off)((long)(nz));
+  const dl_off dl_n_c = (dl_off)((long)(nz) * (long)(ny));
+  const dl_off dl_s_c = (dl_off)((long)(nx));
+  const dl_off dl_w_c = (dl_off)((long)(ny));
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) = DL_REF(__global, float, a, dl_flat_rows(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (i))) + (float)DL_REF(__global, int, b, dl_flat_rows(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (i * 2 + 1)));
+}
+#else
+__kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
+                int nz, int nw) {
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  c[i] = a[i] + (float)b[i * 2 + 1];
+}
+#endif

@@ -1,0 +1,36 @@
+// Run-equivalence: swaps of two adjacent dimensions of a flat array (`-> [..]`,
+// docs/remappings.md). The rows below the swapped pair move whole; n, the rows and the
+// tile width come from the kernel's arguments at each launch.
+
+// The two slowest of three: a[z][y][x] -> a'[y][z][x], 5 planes of 7 rows of 11.
+//TEST: slowest 385 args: buf buf int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], out:float[nz][ny][nx] -> [ny][nz][nx]
+__kernel void slowest(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  const int x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+  /* A neighbour in the next plane (wrapping) and the element itself. */
+  out[(z * ny + y) * nx + x] = a[i] * 2.0f + a[((z + 1) % nz * ny + y) * nx + x];
+}
+
+// The middle pair of four: a[w][z][y][x] -> a'[w][y][z][x] (ASTA with tile width nz),
+// rows of 3 x 2 scalars below the pair; written in place.
+//TEST: middle 1260 args: buf int:3 int:5 int:7 int:6
+//DL: AoS: a:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2]
+__kernel void middle(__global int *a, int nx, int ny, int nz, int nw) {
+  const int i = get_global_id(0);
+  const int row = 2 * nx, plane = ny * row;
+  if (i >= nw * nz * plane) return;
+  const int w = i / (nz * plane), z = i / plane % nz, y = i / row % ny, c = i % row;
+  a[((w * nz + z) * ny + y) * row + c] += w * 1000 + z * 100 + y * 10 + c;
+}
+
+// The fastest two in the same form (a[z][y][x] -> a'[z][x][y], ASTA(ny) of rows of nx) and
+// the 2-D transpose (a[y][x] -> a'[x][y], DA).
+//TEST: fastest 385 args: buf buf int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [nz][nx][ny], out:float[ny * nz][nx] -> [nx][ny * nz]
+__kernel void fastest(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int r = get_global_id(0);
+  if (r >= ny * nz) return;
+  for (int x = 0; x < nx; ++x) out[r * nx + x] = a[r * nx + x] + (float)x;
+}
