@@ -137,7 +137,7 @@ dl_diff::Case warm_up() {
     create.records = 65;
     create.buf = c.buffers++;
     add(create);
-    auto launch = [&](Form f, int n, int len, int tile = 0) {
+    auto launch = [&](Form f, int n, int len, int tile = 0, int row = 0) {
       Op l;
       l.kind = OpKind::Launch;
       l.form = f;
@@ -148,7 +148,8 @@ dl_diff::Case warm_up() {
       l.cap = n;
       l.len = len;
       l.tile = tile;
-      l.g = static_cast<std::size_t>(n);
+      l.row = row;
+      l.g = static_cast<std::size_t>(row ? n * tile : n);
       add(l);
       Op r;
       r.kind = OpKind::Read;
@@ -166,6 +167,8 @@ dl_diff::Case warm_up() {
           const int most = static_cast<int>(65 * info(shape).size / sizeof(float)) / len;
           launch(Form::UpdK, std::min(n, most), len);
           launch(Form::UpdTK, std::min(n, most), len, len + 1);
+          // Two dimensions swapped: one plane of t records of len rows of 2 floats.
+          launch(Form::SwapK, 1, len, std::max(std::min(n, most / 2), 1), 2);
           launch(Form::SumK, std::min(n, most), len);
         }
     }

@@ -24,6 +24,7 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
   if (f == Form::UpdK) return i.flat ? "fupdk" : "";
   if (f == Form::UpdTK) return i.flat ? "fupdtk" : "";
+  if (f == Form::SwapK) return i.flat ? "fswapk" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
   if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
   if (i.flat) {
@@ -67,7 +68,8 @@ const char* form_text(Form f) {
                             "g[n][K], K an argument",
                             "const g[n][K], K an argument",
                             "p[d.count], d by value, if (i < cap)",
-                            "g[n][K] -> ASTA(t), K and t arguments"};
+                            "g[n][K] -> ASTA(t), K and t arguments",
+                            "g[m][t][K][J] -> [m][K][t][J], arguments"};
   return t[static_cast<int>(f)];
 }
 
@@ -184,6 +186,10 @@ std::string launch_text(const Op& op) {
       break;
     case Form::UpdTK:
       s << ", n=" << op.n << ", K=" << op.len << ", t=" << op.tile << ", k=" << op.k;
+      break;
+    case Form::SwapK:
+      s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row
+        << ", k=" << op.k;
       break;
     case Form::Dims:
       s << ", d={k=" << op.k << ", count=" << static_cast<std::uint32_t>(op.n)

@@ -35,7 +35,9 @@ const ShapeInfo& info(Shape s);
 /// of). Dims takes its count from a field of a struct passed by value (`p[d.count]`,
 /// d = {k, count}) and is bounded by cap, as Cap. UpdTK is UpdK in ASTA with a tile width
 /// that is a kernel argument too (`g[n][K] -> ASTA(t)`): t varies between launches of one
-/// buffer, and a t outside [1, 2^20] makes DL run the kernel untransformed.
+/// buffer, and a t outside [1, 2^20] makes DL run the kernel untransformed. SwapK swaps two
+/// dimensions (`g[m][t][K][J] -> [m][K][t][J]`: m·t records of K rows of J floats, ASTA(t)
+/// of rows; m = 1 swaps the two slowest of three); m, t, K and J are arguments.
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -52,7 +54,8 @@ enum class Form : std::uint8_t {
   UpdK,
   SumK,
   Dims,
-  UpdTK
+  UpdTK,
+  SwapK
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -109,7 +112,8 @@ struct Op {
   Prog prog = Prog::Main;
   int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
   int len = 0;                // UpdK, SumK, UpdTK: K, the floats per record
-  int tile = 0;               // UpdTK: t, the tile width
+  int tile = 0;               // UpdTK, SwapK: t, the tile width
+  int row = 0;                // SwapK: J, the floats per row (n is m, the outer count)
   std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
   int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative
   bool follow = false;        // UserEvent: a read chained after the launch before the status

@@ -6,7 +6,8 @@
 // Every form of annotation appears: p[n] with a scalar n, p[global_size(0)], -> DA,
 // -> ASTA(8), const, write_only, two annotated buffers, an annotated buffer next to a
 // plain one, a buffer dl-annotate keeps in AoS (whole records only), flat arrays
-// g[n][S] with S odd, flat records g[n][K] whose length K is an argument, a count from a
+// g[n][S] with S odd, flat records g[n][K] whose length K is an argument, two dimensions
+// of a flat array swapped (g[m][t][K][J] -> [m][K][t][J]), a count from a
 // field of a struct passed by value (p[d.count]), a bound other than n (if (i < cap)),
 // and kernels without annotation. Arithmetic is exact (integer operations, float
 // additions of small integers and multiplications by two), so the original and the
@@ -463,6 +464,18 @@ __kernel void fupdtk(__global float *g, int n, int K, int t, int k) {
   int i = get_global_id(0);
   if (i >= n) return;
   for (int j = 0; j < K; ++j) g[i * K + j] += (float)(k + j + t % 3);
+}
+
+// Two dimensions swapped (docs/remappings.md): g[m][t][K][J] -> g'[m][K][t][J], m·t
+// records of K rows of J floats, each row moved whole (ASTA(t) of rows; m = 1 swaps the
+// two slowest of three). t, K and J change between launches of one buffer; t or m outside
+// their range (0, negative): the kernel runs untransformed.
+//DL: AoS: g[m][t][K][J] -> [m][K][t][J]
+__kernel void fswapk(__global float *g, int m, int t, int K, int J, int k) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  for (int y = 0; y < K; ++y)
+    for (int x = 0; x < J; ++x) g[(i * K + y) * J + x] += (float)(k + y * J + x);
 }
 
 // The same with unsigned arguments, read only.
