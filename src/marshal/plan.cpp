@@ -79,6 +79,33 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
       if ((units + 31) / 32 * 4 > c.lim.local_mem_bytes)
         return "pttwac-instance needs one done bit per unit of a tile (" + std::to_string(units) +
                " units) in local memory";
+      // At the least (unit level), a record's staging and a unit per work-item besides the
+      // bits (ops_tile_instance.cpp sizes it exactly and refuses the same way).
+      const std::size_t stage = (std::max(R, c.lim.max_work_group_size * c.unit) + 15) / 16 * 16;
+      if ((units + 31) / 32 * 4 + stage > c.lim.local_mem_bytes)
+        return "pttwac-instance needs a record (" + std::to_string(R) +
+               " bytes) and the done bits of a tile in local memory (" +
+               std::to_string(c.lim.local_mem_bytes) + " bytes)";
+      return {};
+    }
+    case Algorithm::Square: {
+      if (!aos_tiled) return "square converts between AoS and ASTA(T) or DA only";
+      const std::size_t w = tiled_width(is_aos(from) ? to : from, c.n);
+      const auto& slots = c.rec.slots();
+      if (slots.size() != w || !c.rec.uniform_slots())
+        return "square needs records of T = " + std::to_string(w) +
+               " slots of one size (this record has " + std::to_string(slots.size()) + " slots" +
+               (c.rec.uniform_slots() ? ")" : " of several sizes)");
+      if (c.n % w != 0)
+        return "square needs whole tiles (n = " + std::to_string(c.n) +
+               ", T = " + std::to_string(w) + ")";
+      const std::size_t z = R / w / c.unit;
+      if (w * w * z >= (std::size_t(1) << 31))
+        return "square indexes the units of a tile with 32 bits (" + std::to_string(w) + " x " +
+               std::to_string(w) + " slots of " + std::to_string(z) + " units)";
+      if (square_block(tile_local_budget(c.lim, c.opt) / c.unit, z, w) == 0)
+        return "square needs two slots (" + std::to_string(z * c.unit) +
+               " bytes each) in the local memory budget";
       return {};
     }
     case Algorithm::ThreePass: {
@@ -107,15 +134,16 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
   return "no algorithm";
 }
 
-// The in-place algorithm Auto picks for a single step, or Auto when there is none.
+// The in-place algorithm Auto picks for a single step, or Auto when there is none. Square
+// first: where a tile is square it is one pass, whatever the tile's size.
 // (Segmented is replaced by OutOfPlace later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
   // Prefer::Always puts ThreePass first, before BarrierSync too.
   if (c.opt.three_pass == MarshalOptions::Prefer::Always &&
       refuses(c, Algorithm::ThreePass, from, to).empty())
     return Algorithm::ThreePass;
-  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::ThreePass, Algorithm::PttwacInstance,
-                      Algorithm::Segmented})
+  for (Algorithm a : {Algorithm::Square, Algorithm::BarrierSync, Algorithm::ThreePass,
+                      Algorithm::PttwacInstance, Algorithm::Segmented})
     if ((a != Algorithm::ThreePass || three_pass_auto(c)) && refuses(c, a, from, to).empty())
       return a;
   return Algorithm::Auto;
@@ -208,6 +236,10 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
     // AoS <-> DA: one group may take all n records only when they are few; otherwise
     // AoS <-> ASTA(t) (barrier-sync) composed with ASTA(t) <-> DA (in-place transposition).
     const bool aos_da = (is_aos(from) && is_da(to)) || (is_da(from) && is_aos(to));
+    // A square buffer (n records of n slots of one size) transposes in one pass.
+    if (aos_da && (algorithm == Algorithm::Auto || algorithm == Algorithm::Square) &&
+        refuses(c, Algorithm::Square, from, to).empty())
+      return single;
     if (aos_da && !three_pass &&
         (n * rec.size() > tile_local_budget(lim, opt) ||
          !refuses(c, Algorithm::BarrierSync, from, to).empty())) {
@@ -229,6 +261,12 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
         s.algorithm = Algorithm::OutOfPlace;
       }
     }
+    // A route with a step out of place costs more than one out-of-place conversion.
+    for (const auto& s : steps)
+      if (s.algorithm == Algorithm::OutOfPlace && steps.size() > 1) {
+        steps = {{Algorithm::OutOfPlace, from, to}};
+        break;
+      }
   } else {
     std::string why = refuses(c, algorithm, from, to);
     if (algorithm == Algorithm::ThreePass && !three_pass) why = three_pass_refuses(c);
