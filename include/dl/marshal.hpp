@@ -46,6 +46,8 @@ enum class Algorithm : std::uint8_t {
   OutOfPlace,      // any -> any through a temporary buffer (reference)
   ThreePass,       // AoS <-> DA: transposition as column, row, column passes (dl::ThreePass);
                    // records whose slots are all one unit, n up to a work-group's row
+  Square,          // AoS <-> ASTA(T) or DA: records of T slots of one size (square tiles, a
+                   // swap of two dimensions of equal extent), slot (i, j) <-> (j, i)
 };
 
 const char* algorithm_name(Algorithm a);

@@ -19,6 +19,7 @@ constexpr Name kNames[] = {
     {Algorithm::Segmented, "segmented"},
     {Algorithm::OutOfPlace, "out-of-place"},
     {Algorithm::ThreePass, "three-pass"},
+    {Algorithm::Square, "square"},
 };
 
 }  // namespace

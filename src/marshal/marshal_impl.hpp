@@ -25,6 +25,7 @@ extern const char* const tile_instance;
 extern const char* const tile_transpose;
 extern const char* const tail_shift;
 extern const char* const transpose3;
+extern const char* const tile_square;
 }  // namespace kernels
 
 namespace detail {
@@ -233,6 +234,10 @@ std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::siz
                                  std::size_t w, bool to_tiled);
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
+cl_int add_square(Job& job, const PlanStep& step, std::string* err);
+/// Square: the side B of the blocks two of which (B x B slots of z units) fit
+/// `budget_units` of local memory, at most T; 0 when not even two slots fit.
+std::size_t square_block(std::size_t budget_units, std::size_t z, std::size_t T);
 
 }  // namespace detail
 }  // namespace dl

@@ -257,6 +257,9 @@ cl_int add_steps(detail::Job& job, const Plan& p, std::string* why) {
       case Algorithm::ThreePass:
         err = detail::add_three_pass(job, s, why);
         break;
+      case Algorithm::Square:
+        err = detail::add_square(job, s, why);
+        break;
       case Algorithm::Segmented:
       case Algorithm::Pttwac:
       case Algorithm::Pipt:

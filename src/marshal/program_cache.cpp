@@ -27,7 +27,7 @@ std::string Marshaler::Impl::program_options(unsigned unit) const {
 cl_int Marshaler::Impl::build(const std::string& options, cl_program* out, std::string* log) const {
   const char* sources[] = {kernels::dl_index,      kernels::copy_map,       kernels::tile_local,
                            kernels::tile_instance, kernels::tile_transpose, kernels::tail_shift,
-                           kernels::transpose3};
+                           kernels::transpose3,    kernels::tile_square};
   cl_int err = CL_SUCCESS;
   cl_program prog = api->clCreateProgramWithSource(ctx, sizeof(sources) / sizeof(sources[0]),
                                                    sources, nullptr, &err);

@@ -41,8 +41,9 @@ dl::Record random_record(std::uint32_t seed) {
 }
 
 const Algorithm kAlgorithms[] = {
-    Algorithm::Auto, Algorithm::BarrierSync, Algorithm::PttwacInstance, Algorithm::Pttwac,
-    Algorithm::Pipt, Algorithm::Segmented,   Algorithm::OutOfPlace,     Algorithm::ThreePass};
+    Algorithm::Auto,       Algorithm::BarrierSync, Algorithm::PttwacInstance,
+    Algorithm::Pttwac,     Algorithm::Pipt,        Algorithm::Segmented,
+    Algorithm::OutOfPlace, Algorithm::ThreePass,   Algorithm::Square};
 
 class RandomRecord : public ::testing::TestWithParam<std::uint32_t> {};
 
@@ -98,7 +99,8 @@ TEST(MarshalRows, EveryPairEveryAlgorithm) {
   std::size_t runs = 0;
   for (const Shape& sh : shapes) {
     const dl::Record rec = dl::Record::blocks("rows", sh.type, sh.rows, sh.row);
-    for (std::uint32_t T : {1u, 3u, 8u, 32u})
+    // T = the rows per record: square tiles (Algorithm::Square where n is whole tiles).
+    for (std::uint32_t T : {1u, 3u, 8u, 32u, sh.rows})
       for (std::size_t n : {std::size_t(T), std::size_t(2 * T), std::size_t(3 * T + 1)}) {
         const std::vector<Layout> ls = {Layout::aos(), Layout::da(), Layout::asta(T)};
         for (std::size_t a = 0; a < ls.size(); ++a)
@@ -113,6 +115,48 @@ TEST(MarshalRows, EveryPairEveryAlgorithm) {
   }
   EXPECT_GT(runs, 200u);
   RecordProperty("runs", static_cast<int>(runs));
+}
+
+// Square tiles through blocks much smaller than a tile (a 1 KiB local budget): pairs of
+// blocks across the diagonal, partial blocks at the edges, several tiles, DA (T = n),
+// slots of one unit and of several; both directions, against dl::convert.
+TEST(MarshalSquare, BlocksPairsAndEdges) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions small;
+  small.tile_local_bytes = 1024;
+  dl::Marshaler m(env.context, env.device, nullptr, small);
+  struct Shape {
+    dl::Record rec;
+    std::size_t n;
+    Layout tiled;
+  };
+  const Shape shapes[] = {
+      {dl::Record::uniform("u37", Scalar::Float, 37), 74, Layout::asta(37)},
+      {dl::Record::uniform("u37", Scalar::Float, 37), 37, Layout::da()},
+      {dl::Record::blocks("r13", Scalar::Float, 13, 5), 39, Layout::asta(13)},
+      {dl::Record::blocks("r9", Scalar::UChar, 9, 3), 9, Layout::da()},
+      {dl::Record::blocks("r6", Scalar::Double, 6, 2), 24, Layout::asta(6)},
+      {dl::Record::uniform("u100", Scalar::Short, 100), 100, Layout::asta(100)}};
+  std::uint32_t seed = 99;
+  for (const Shape& s : shapes) {
+    const dl::Plan p = m.plan(s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square);
+    ASSERT_TRUE(p.ok) << s.rec.describe() << ": " << p.reason;
+    ASSERT_EQ(p.steps.size(), 1u);
+    dltest::check_pair(m, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++);
+    if (HasFatalFailure()) return;
+    // Auto takes it too.
+    EXPECT_EQ(m.plan(s.rec, s.n, s.tiled, Layout::aos()).steps.at(0).algorithm, Algorithm::Square)
+        << s.rec.describe();
+  }
+  // Refused: not square, not whole tiles.
+  EXPECT_FALSE(m.plan(dl::Record::uniform("u5", Scalar::Float, 5), 8, Layout::aos(),
+                      Layout::asta(4), Algorithm::Square)
+                   .ok);
+  const dl::Plan partial = m.plan(dl::Record::uniform("u4", Scalar::Float, 4), 9, Layout::aos(),
+                                  Layout::asta(4), Algorithm::Square);
+  EXPECT_FALSE(partial.ok);
+  EXPECT_NE(partial.reason.find("whole tiles"), std::string::npos) << partial.reason;
 }
 
 // Tile widths of any size, as `-> ASTA(E)` gives them (E an argument: a plane's row

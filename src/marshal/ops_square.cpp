@@ -1,0 +1,52 @@
+// Square: AoS <-> ASTA(T) (or DA with T = n) in place where a record is T slots of one
+// size, so that every tile is a T x T matrix of slots (kernels/tile_square.cl). This file
+// picks the block side and the launch.
+#include <cmath>
+
+#include "marshal_impl.hpp"
+
+namespace dl::detail {
+
+std::size_t square_block(std::size_t budget_units, std::size_t z, std::size_t T) {
+  // Two blocks of B x B elements of z units in local memory.
+  auto b = static_cast<std::size_t>(std::sqrt(double(budget_units) / double(2 * z)));
+  while (b > 0 && 2 * b * b * z > budget_units) --b;
+  return std::min(b, T);
+}
+
+cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
+  const Layout& tiled = step.from.kind == LayoutKind::AoS ? step.to : step.from;
+  const std::size_t T = tiled.kind == LayoutKind::DA ? job.n : tiled.tile;
+  if (T == 0 || job.ru % T != 0 || job.n % T != 0) {
+    *err = "square needs records of T slots of one size and whole tiles";
+    return CL_INVALID_OPERATION;
+  }
+  const std::size_t z = job.ru / T;
+  const std::size_t B = square_block(tile_local_budget(job.m.lim, job.m.opt) / job.unit, z, T);
+  if (B == 0) {
+    *err = "square: two slots of " + std::to_string(z * job.unit) +
+           " bytes do not fit the local memory budget";
+    return CL_INVALID_OPERATION;
+  }
+  const std::size_t nb = (T + B - 1) / B, pairs = nb * (nb + 1) / 2;
+  const std::size_t items = job.n / T * pairs;
+  const std::size_t wg = job.m.work_group();
+  Op op;
+  op.kernel = "dl_square";
+  op.local = wg;
+  op.global = job.groups(items) * wg;
+  op.arg(job.buffer)
+      .arg(cl_ulong(job.base))
+      .arg(cl_uint(T))
+      .arg(cl_uint(z))
+      .arg(cl_uint(B))
+      .arg(cl_uint(nb))
+      .arg(cl_uint(pairs))
+      .arg(cl_ulong(items))
+      .local_arg(B * B * z * job.unit)
+      .local_arg(B * B * z * job.unit);
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
+
+}  // namespace dl::detail
