@@ -8,6 +8,8 @@
 //                    [--build-options "-DX=1"] [--tile-groups-per-cu 2]
 //                    [--work-group-size 0] [--tile-local-bytes 0]
 //
+// --groups: sweep (records of S floats), table1 (the paper's matrices), swap (swaps of two
+// adjacent dimensions of a float array: records of rows, docs/remappings.md).
 // --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
 // (MarshalOptions::instance_cycles).
 // --build-options: appended to the marshaling programs' build options (kernel variants).
@@ -545,6 +547,41 @@ int main(int argc, char** argv) try {
       jobs.push_back({aos, da, A::OutOfPlace, true});
       jobs.push_back({aos, da, A::Auto});
       run_buffer(B, "table1", name, rec, shape.first, jobs);
+      save();
+    }
+  }
+  if (has("swap")) {
+    // Swaps of two adjacent dimensions of a float array (docs/remappings.md): records of
+    // d2 rows of C floats, AoS <-> ASTA(d1) (d1 = n: the two slowest of three, DA).
+    struct Swap {
+      const char* name;
+      std::size_t outer, d1, d2, c;
+    };
+    const std::size_t f = size / sizeof(float);
+    const Swap shapes[] = {
+        {"zyx-yzx-c256", 1, f / (512 * 256), 512, 256},  // rows of 1 KiB
+        {"zyx-yzx-c16", 1, f / (4096 * 16), 4096, 16},   // rows of 64 B
+        {"zyx-yzx-c4", 1, f / (8192 * 4), 8192, 4},      // rows of 16 B
+        {"zyx-yzx-c7", 1, f / (8191 * 7), 8191, 7},      // rows of 28 B (unit 4)
+        {"wzyx-wyzx-c256", f / (64 * 256 * 256), 64, 256, 256},
+        {"wzyx-wyzx-c16", f / (64 * 1024 * 16), 64, 1024, 16},
+        // Square planes (d1 = d2: Algorithm::Square), 1 GiB at --size-mib 1024.
+        {"sq-zyx-yzx-c64", 1, 2048, 2048, 64},
+        {"sq-wzyx-wyzx-c16", f / (256 * 256 * 16), 256, 256, 16},
+        {"sq-zyx-zxy", f / (256 * 256), 256, 256, 1},
+        {"sq-zyx-zxy-32", f / (32 * 32), 32, 32, 1},  // tiles of 4 KiB: barrier-sync too
+        {"sq-yx-xy", 1, 16384, 16384, 1}};
+    for (const auto& sh : shapes) {
+      const std::size_t n = sh.outer * sh.d1;
+      if (n == 0 || n * sh.d2 * sh.c > f) continue;  // does not fit --size-mib
+      const auto rec =
+          dl::Record::blocks(sh.name, dl::Scalar::Float, unsigned(sh.d2), unsigned(sh.c));
+      const auto to = dl::Layout::asta(std::uint32_t(sh.d1));
+      std::vector<Job> jobs;
+      for (A a : {A::Auto, A::Square, A::BarrierSync, A::PttwacInstance, A::Segmented, A::Pttwac,
+                  A::OutOfPlace})
+        jobs.push_back({aos, to, a});
+      run_buffer(B, "swap", sh.name, rec, n, jobs);
       save();
     }
   }
