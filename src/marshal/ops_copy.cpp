@@ -1,6 +1,7 @@
 // OutOfPlace: copy the buffer to a temporary, then one kernel writes every unit back at
 // its place in the target map: the tiled transpose for AoS <-> DA (kernels/copy_map.cl,
-// dl_oop_transpose), the generic map copy (dl_copy_map) for any other pair.
+// dl_oop_transpose) where a record fits the local budget, the generic map copy
+// (dl_copy_map) for any other pair.
 #include <algorithm>
 
 #include "marshal_impl.hpp"
@@ -9,8 +10,11 @@ namespace dl::detail {
 
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
                        const Layout& to, std::string* err) {
-  const bool aos_da = (from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
-                      (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS);
+  // The tiled transpose stages whole records in local memory: a record larger than the
+  // budget (a swap's plane of rows, hundreds of KiB) takes the map copy.
+  const bool aos_da = ((from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
+                       (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS)) &&
+                      job.rec.size() + 16 <= tile_local_budget(job.m.lim, job.m.opt);
   const char* name = aos_da ? "dl_oop_transpose" : "dl_copy_map";
   cl_kernel k = nullptr;
   cl_int e = job.m.kernel(job.unit, name, &k, err);
