@@ -289,6 +289,10 @@ class Consumer : public ASTConsumer {
       }
       c.tile = opts_.force_layout ? std::nullopt : tile;
       std::string recname = b.record;
+      if (c.swap >= 0 && opts_.force_layout)
+        return fail("'" + b.name +
+                    "': --layout cannot replace a swap of dimensions (its target is the order "
+                    "of the dimensions)");
       if (c.swap >= 0 && !(is_leaf_type(pointee) && !pointee->isVectorType()))
         return fail("'" + b.name + "' points to '" + pointee.getUnqualifiedType().getAsString() +
                     "': a swap of dimensions applies to arrays of scalars");
