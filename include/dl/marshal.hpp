@@ -97,8 +97,8 @@ struct MarshalOptions {
   /// Whether Auto takes ThreePass for AoS <-> DA, and for DA <-> ASTA(T) through AoS, where
   /// it can (n up to a work-group's row): Device does on GPUs (where it beats Segmented on
   /// such n; BarrierSync first where one group holds the whole buffer) and not on CPU
-  /// devices (where Segmented is faster); Always does everywhere, even before BarrierSync
-  /// (tests use it).
+  /// devices (where Segmented is faster); Always does everywhere, even before BarrierSync,
+  /// and takes Square before BarrierSync too (tests use it).
   enum class Prefer : std::uint8_t { Device, Always, Never };
   Prefer three_pass = Prefer::Device;
   /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").

@@ -139,10 +139,11 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
 // one-unit slots ran at 0.36 of copy through Square and 0.91 through BarrierSync.
 // (Segmented is replaced by OutOfPlace later when its segment table cannot fit.)
 Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
-  // Prefer::Always puts ThreePass first, before BarrierSync too.
-  if (c.opt.three_pass == MarshalOptions::Prefer::Always &&
-      refuses(c, Algorithm::ThreePass, from, to).empty())
-    return Algorithm::ThreePass;
+  // Prefer::Always puts the whole-buffer transposes first, before BarrierSync too:
+  // ThreePass, then Square (so that tests on small tiles run them).
+  if (c.opt.three_pass == MarshalOptions::Prefer::Always)
+    for (Algorithm a : {Algorithm::ThreePass, Algorithm::Square})
+      if (refuses(c, a, from, to).empty()) return a;
   for (Algorithm a : {Algorithm::BarrierSync, Algorithm::Square, Algorithm::ThreePass,
                       Algorithm::PttwacInstance, Algorithm::Segmented})
     if ((a != Algorithm::ThreePass || three_pass_auto(c)) && refuses(c, a, from, to).empty())
