@@ -28,9 +28,11 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
            " bytes do not fit the local memory budget";
     return CL_INVALID_OPERATION;
   }
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, "dl_square", &k, err); e != CL_SUCCESS) return e;
   const std::size_t nb = (T + B - 1) / B, pairs = nb * (nb + 1) / 2;
   const std::size_t items = job.n / T * pairs;
-  const std::size_t wg = job.m.work_group();
+  const std::size_t wg = job.m.work_group(k);  // within the kernel's own limit
   Op op;
   op.kernel = "dl_square";
   op.local = wg;
