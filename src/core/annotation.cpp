@@ -831,10 +831,11 @@ std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std
   }
   if (s < 1 || s > most / block) {
     if (error)
-      *error = block == 1 ? "the record length S = " + std::to_string(s) + " is outside [1, " +
-                                std::to_string(most) + "] (records of at most 1 MiB)"
-                          : "a record of " + std::to_string(s) + " rows of " +
-                                std::to_string(block) + " scalars exceeds 1 MiB";
+      *error = block == 1 || s < 1
+                   ? "the record length S = " + std::to_string(s) + " is outside [1, " +
+                         std::to_string(most / block) + "] (records of at most 1 MiB)"
+                   : "a record of " + std::to_string(s) + " rows of " + std::to_string(block) +
+                         " scalars exceeds 1 MiB";
     return std::nullopt;
   }
   if (block == 1)

@@ -205,6 +205,8 @@ TEST(Annotation, DimensionSwap) {
   std::string why;
   EXPECT_FALSE(dl::swap_rows(b[1], {6, 7, 5, 0}, &why));
   EXPECT_NE(why.find("is not positive"), std::string::npos) << why;
+  EXPECT_FALSE(dl::swap_rows(b[1], {6, 7, 0, 6}, &why));
+  EXPECT_NE(why.find("S = 0 is outside [1, 43690]"), std::string::npos) << why;
   EXPECT_FALSE(dl::swap_rows(b[1], {6, 7, 1024, 1024}, &why));
   EXPECT_NE(why.find("exceeds 1 MiB"), std::string::npos) << why;
   EXPECT_FALSE(dl::swap_rows(b[2], {6, 7, 5}, &why));  // not rows
