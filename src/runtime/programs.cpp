@@ -30,7 +30,15 @@ bool transformable(const SourceAnnotations& ann, std::string* why) {
   }
   for (const auto& k : ann.kernels)
     for (const auto& b : k.buffers)
-      if (ann.records.find(b.record) == ann.records.end() && !is_flat_scalar(b.record)) {
+      if (b.marshaler.empty() && b.target.kind != LayoutKind::AoS) {
+        // The application's own annotation, not dl-annotate's output: the kernel reads
+        // AoS whatever DL_ASTA_T says, so converting its buffer would change its bytes.
+        *why = fmt::format(
+            "kernel {} argument {}: the //DL: line names no marshaling kernel, so the "
+            "source is not dl-annotate's output (run dl-annotate on it, or dl-run --auto)",
+            k.kernel, b.name);
+        return false;
+      } else if (ann.records.find(b.record) == ann.records.end() && !is_flat_scalar(b.record)) {
         *why = fmt::format("kernel {} argument {}: no '//DL: record {}' line (run dl-annotate)",
                            k.kernel, b.name, b.record.empty() ? "<name>" : b.record);
         return false;

@@ -3,7 +3,8 @@
 # original, unannotated kernel) runs natively and under `dl-run --auto`, twice (the
 # annotator runs, then the cached rewrite serves); the results must be identical to the
 # native run's, the report must show the program rewritten (then cached), and the
-# launches transformed must be at least those of the hand-annotated kernel.
+# launches transformed must be at least those of the hand-annotated kernel (whose run
+# must give the native results too).
 #   auto.sh <dl-run> <work dir> bench <app exe> <kernel dir> <annotated .cl|-> [args...]
 #   auto.sh <dl-run> <work dir> example <example exe> <annotated source .cl> <rewritten .cl>
 set -euo pipefail
@@ -57,7 +58,9 @@ for pass in first cached; do
   fi
 done
 auto_t=$(number transformed_launches "$dir/auto-cached.report.json")
-run hand "$dir/hand" "$dlrun" --report "$dir/hand.report.json" >/dev/null
+out=$(run hand "$dir/hand" "$dlrun" --report "$dir/hand.report.json")
+[ "$kind" = bench ] || out=$(result "$dir/hand.bin" "$dir/native.bin")
+[ "$out" = "$native" ] || { echo "$name hand-annotated: results differ from native" >&2; exit 1; }
 hand_t=$(number transformed_launches "$dir/hand.report.json")
 echo "$name: identical results; transformed launches: auto ${auto_t:-0}, hand-annotated ${hand_t:-0}; rewritten programs: $rewritten"
 [ "${auto_t:-0}" -ge "${hand_t:-0}" ] || { echo "$name: --auto transforms fewer launches than the annotation" >&2; exit 1; }
