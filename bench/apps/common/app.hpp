@@ -35,8 +35,8 @@ struct AppLayout {
 
 /// A kernel file rewritten by dl-annotate (`--rewritten [label=]FILE[@OPTIONS],...`),
 /// timed on data in the layout its annotations chose: tile width 1 = AoS kept, 0 = DA,
-/// 2 = ASTA (the run's tile widths T, built with -DDL_ASTA_T=T as DL's runtime builds
-/// it, plus OPTIONS, e.g. -DDL_OFFSET64).
+/// 3 = a swap of dimensions (`-> [..]`), 2 = ASTA (the run's tile widths T, built with
+/// -DDL_ASTA_T=T as DL's runtime builds it, plus OPTIONS, e.g. -DDL_OFFSET64).
 struct Rewritten {
   std::string label, path, options, source;
   unsigned target = 2;
@@ -76,6 +76,7 @@ inline unsigned rewritten_target(const std::string& src, const std::string& path
   if (t == "AoS") return 1;
   if (t == "DA") return 0;
   if (t == "ASTA") return 2;
+  if (!t.empty() && t[0] == '[') return 3;  // a swap of dimensions (dl-app-swap)
   fail(path + ": unknown target " + t);
 }
 
@@ -128,6 +129,7 @@ nlohmann::json time_rewritten(const AppOptions& o, std::size_t n, std::size_t re
                               const std::string& opts, Run&& run) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& r : o.rewritten) {
+    if (r.target == 3) fail(r.path + ": a swap of dimensions: dl-app-swap times those");
     if (!r.record_bytes.empty() && !r.record_bytes.count(record_bytes)) continue;
     nlohmann::json ms = nlohmann::json::object();
     for (const auto& l : o.layouts) {
