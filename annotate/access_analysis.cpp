@@ -6,7 +6,9 @@
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "record_builder.hpp"
 
@@ -885,6 +887,21 @@ class Analyzer {
                      slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp),
                              std::to_string(c * z), std::to_string(z)));
         });
+      } else if (auto r = !b.c.empty() && idx.terms.size() == 1 && !idx.terms[0].ptr
+                              ? match_rows(idx.terms[0].e, b)
+                              : std::nullopt) {
+        // A swap of rows addressed (e*S + j)*C + x: record, row and scalar by compares.
+        stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
+        res_.needs.insert(cg_.flat_rows());
+        res_.needs.insert(cg_.rows_at());
+        sp_replace(lv, [this, lv, bp, r, z, type] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
+          return ref(*bp, type,
+                     cg_.rows_at() + "(" + bp->w + ", " + bp->n + ", " + bp->s + ", " + bp->c +
+                         ", " + std::to_string(z) + ", " + sum_text({{r->s2, false}}) + ", " +
+                         sum_text({{r->c2, false}}) + ", " + sum_text(r->e) + ", " +
+                         sum_text(r->j) + ", " + sum_text(r->x) + ")");
+        });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
         b.stats.back().division =
@@ -965,6 +982,104 @@ class Analyzer {
   /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
   /// not name e, returned in *var. S is the binding's constant, or the one parameter
   /// that gives it at run time (`val[i * K + k]`; every c is then checked, in *var).
+  /// A term of a sum and whether it is subtracted.
+  using Summand = std::pair<const Expr*, bool>;
+
+  /// The terms of the sum `x` (+ and -, through parentheses and implicit casts).
+  static void summands(const Expr* x, bool neg, std::vector<Summand>& out, int depth = 0) {
+    x = x->IgnoreParenImpCasts();
+    const auto* b = dyn_cast<BinaryOperator>(x);
+    if (b && depth < 16 && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub)) {
+      summands(b->getLHS(), neg, out, depth + 1);
+      summands(b->getRHS(), b->getOpcode() == BO_Sub ? !neg : neg, out, depth + 1);
+      return;
+    }
+    out.push_back({x, neg});
+  }
+
+  /// `(t1) + (t2) - (t3)` in generated code; "0" for no terms.
+  std::string sum_text(const std::vector<Summand>& terms) {
+    if (terms.empty()) return "0";
+    std::string s;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+      s += std::string(i ? (terms[i].second ? " - " : " + ") : (terms[i].second ? "-" : "")) + "(" +
+           sp_.text(terms[i].first) + ")";
+    return s;
+  }
+
+  /// The other operand of the product `m` when one of its operands reads as `factor`
+  /// (the same text); null otherwise.
+  const Expr* quotient(const Expr* m, const std::string& factor) {
+    const auto* b = dyn_cast<BinaryOperator>(m->IgnoreParenImpCasts());
+    if (!b || b->getOpcode() != BO_Mul) return nullptr;
+    if (without_spaces(sp_.text(b->getRHS()->IgnoreParenImpCasts())) == factor) return b->getLHS();
+    if (without_spaces(sp_.text(b->getLHS()->IgnoreParenImpCasts())) == factor) return b->getRHS();
+    return nullptr;
+  }
+
+  /// The uniform factors of the products among `terms` (right operands first), those
+  /// written as `prefer` before the others: the candidates for S or C.
+  std::vector<const Expr*> factors(const std::vector<Summand>& terms, const std::string& prefer) {
+    std::vector<const Expr*> all;
+    for (const auto& [t, neg] : terms)
+      if (const auto* b = dyn_cast<BinaryOperator>(t); b && b->getOpcode() == BO_Mul)
+        for (const Expr* f : {b->getRHS(), b->getLHS()}) {
+          f = f->IgnoreParenImpCasts();
+          steps_ = kSteps;
+          if (uniform(f) && !f->HasSideEffects(ctx_)) all.push_back(f);
+        }
+    std::stable_partition(all.begin(), all.end(), [&](const Expr* f) {
+      return !prefer.empty() && without_spaces(sp_.text(f)) == prefer;
+    });
+    return all;
+  }
+
+  /// `terms` split into the quotients of those with the factor `f` (their terms, signs
+  /// composed) and the rest.
+  void split_by(const std::vector<Summand>& terms, const Expr* f, std::vector<Summand>& with,
+                std::vector<Summand>& rest) {
+    const std::string ft = without_spaces(sp_.text(f));
+    for (const auto& [t, neg] : terms) {
+      if (const Expr* q = quotient(t, ft)) {
+        std::vector<Summand> in;
+        summands(q, false, in);
+        for (auto& [u, un] : in) with.push_back({u, un != neg});
+      } else {
+        rest.push_back({t, neg});
+      }
+    }
+  }
+
+  /// An index of a swap of rows read as (E*S + J)*C + X, in any of the forms that sum to it
+  /// (`(i*K + y)*J + x`, `z*ny*nx + y*nx + x`): S and C uniform factors (those written as
+  /// the annotation's dimensions first), E not empty. dl_rows_at checks at run time that
+  /// S and C are the record's and J, X inside their row, so a wrong guess here costs
+  /// speed, never bytes.
+  struct RowsIndex {
+    const Expr* s2 = nullptr;
+    const Expr* c2 = nullptr;
+    std::vector<Summand> e, j, x;
+  };
+  std::optional<RowsIndex> match_rows(const Expr* index, const Binding& bd) {
+    if (index->HasSideEffects(ctx_)) return std::nullopt;
+    std::vector<Summand> top;
+    summands(index, false, top);
+    for (const Expr* c2 : factors(top, bd.c_dim)) {
+      RowsIndex r;
+      r.c2 = c2;
+      std::vector<Summand> q;
+      split_by(top, c2, q, r.x);
+      for (const Expr* s2 : factors(q, bd.s_dim)) {
+        r.s2 = s2;
+        r.e.clear();
+        r.j.clear();
+        split_by(q, s2, r.e, r.j);
+        if (!r.e.empty()) return r;
+      }
+    }
+    return std::nullopt;
+  }
+
   void match_flat(const Expr* x, const Binding& bd, const Expr*& e, std::size_t& c,
                   const Expr** var = nullptr) {
     e = nullptr;

@@ -60,8 +60,12 @@ struct Binding {
   const clang::ParmVarDecl* flat_param = nullptr;  // that dimension, when one parameter
   std::string s;                                   // S in generated code
   /// A swap of rows (BufferAnnotation::rows): the scalars per row in generated code (the
-  /// records are S rows of c scalars, every access through dl_flat_rows); else empty.
+  /// records are S rows of c scalars, accesses through dl_rows_at or dl_flat_rows); else
+  /// empty.
   std::string c;
+  /// The annotation's texts of those two (spaces removed; c_dim empty where the rows are
+  /// several dimensions): which factors of an index to read as them (dl_rows_at).
+  std::string s_dim, c_dim;
   Record rec;
   bool natural = true;        // slots naturally aligned
   std::string base, w, n;     // their texts in generated code

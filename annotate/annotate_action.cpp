@@ -341,9 +341,13 @@ class Consumer : public ASTConsumer {
         if (dynamic) {
           recname = scalar_name(sc);
           bd.s = "dl_s_" + b.name;
-          if (c.rows())
+          if (c.rows()) {
             bd.c = "dl_c_" + b.name;
-          else if (dims.back().names().size() == 1 && dims.back().text() == dims.back().names()[0])
+            const auto first = static_cast<std::size_t>(c.swap) + 1;
+            bd.s_dim = without_spaces(dims[first].text());
+            if (first + 2 == dims.size()) bd.c_dim = without_spaces(dims[first + 1].text());
+          } else if (dims.back().names().size() == 1 &&
+                     dims.back().text() == dims.back().names()[0])
             for (const ParmVarDecl* p : w.fd->parameters())
               if (p->getName() == dims.back().names()[0]) bd.flat_param = p;
         } else {

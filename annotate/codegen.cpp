@@ -1,6 +1,7 @@
 // OpenCL C helpers emitted into rewritten sources (see codegen.hpp).
 #include "codegen.hpp"
 
+#include <cctype>
 #include <sstream>
 
 namespace dl::annotate {
@@ -47,6 +48,13 @@ std::string identifier(const std::string& text) {
   }
   while (!o.empty() && o.back() == '_') o.pop_back();
   if (o.empty() || (o[0] >= '0' && o[0] <= '9')) o = "t" + o;
+  return o;
+}
+
+std::string without_spaces(const std::string& text) {
+  std::string o;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) o += c;
   return o;
 }
 
@@ -123,6 +131,24 @@ std::string Codegen::flat_rows() {
          "  return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;\n"
          "}\n",
          {}});
+  return name;
+}
+
+std::string Codegen::rows_at() {
+  const std::string name = "dl_rows_at";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Element (e*s2 + j)*c2 + x of a swap of rows, records of s rows of c scalars of z\n"
+         "   bytes: where the kernel's own s2 and c2 are the record's and j, x lie inside their\n"
+         "   row (compares), record e, row j, scalar x; otherwise through dl_flat_rows. */\n"
+         "static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,\n"
+         "                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
+         "  if (s2 == s && c2 == c && j < s && x < c)\n"
+         "    return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "  return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);\n"
+         "}\n",
+         {flat_rows()}});
   return name;
 }
 

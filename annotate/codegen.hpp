@@ -32,6 +32,9 @@ class Codegen {
   /// dl_flat_rows: element x of a flat array whose records are s rows of c scalars, a row
   /// one slot (a swap of two dimensions above the fastest): two divisions.
   std::string flat_rows();
+  /// dl_rows_at: element (e*s2 + j)*c2 + x of a swap of rows, by compares where s2, c2 are
+  /// the record's s, c and j, x lie inside the row; by dl_flat_rows otherwise.
+  std::string rows_at();
   /// The byte offset of element `x` of flat binding `b` (scalars of z bytes): dl_flat, or
   /// dl_flat_rows for a swap of rows (registered as needed).
   std::string flat_element(const std::string& w, const std::string& n, const std::string& s,
@@ -52,5 +55,7 @@ class Codegen {
 
 /// A name made of [A-Za-z0-9_] from any text.
 std::string identifier(const std::string& text);
+/// `text` without its white space (to compare expressions as written).
+std::string without_spaces(const std::string& text);
 
 }  // namespace dl::annotate

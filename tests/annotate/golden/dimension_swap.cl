@@ -1,7 +1,9 @@
 // Two adjacent dimensions of a flat array exchanged (`-> [..]`, docs/remappings.md): the
 // two slowest of three (records of ny rows of nx scalars, DA), the middle pair of four
 // (ASTA(nz) of rows of nx * 2), and the fastest two (records of nx scalars, ASTA(ny)).
-// Accesses of rows go through dl_flat_rows (record, row and scalar by two divisions).
+// Accesses of rows written (e*S + j)*C + x, in any form that sums to it, go through
+// dl_rows_at (compares); others through dl_flat_rows (record, row and scalar by two
+// divisions).
 
 //DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], b:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2]
 //DL: AoS: c:float[nz][ny][nx] -> [nz][nx][ny]
@@ -10,4 +12,7 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   const int i = get_global_id(0);
   if (i >= nx * ny * nz) return;
   c[i] = a[i] + (float)b[i * 2 + 1];
+  const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
+  c[i] += a[(z * ny + y) * nx + x] + a[z * ny * nx + y * nx + x + 1];
+  b[((nw - 1) * nz + z) * ny * row + y * row + x] = (int)a[((z + 1) % nz * ny + y) * nx + x];
 }

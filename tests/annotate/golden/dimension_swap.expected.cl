@@ -1,7 +1,9 @@
 // Two adjacent dimensions of a flat array exchanged (`-> [..]`, docs/remappings.md): the
 // two slowest of three (records of ny rows of nx scalars, DA), the middle pair of four
 // (ASTA(nz) of rows of nx * 2), and the fastest two (records of nx scalars, ASTA(ny)).
-// Accesses of rows go through dl_flat_rows (record, row and scalar by two divisions).
+// Accesses of rows written (e*S + j)*C + x, in any form that sums to it, go through
+// dl_rows_at (compares); others through dl_flat_rows (record, row and scalar by two
+// divisions).
 
 #ifdef DL_ASTA_T
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
@@ -47,6 +49,15 @@ static inline ulong dl_flat_rows(dl_off w, dl_off n, dl_off s, dl_off c, dl_off 
   const dl_off l = s * c, i = x / l, r = x - i * l, q = r / c;
   return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;
 }
+/* Element (e*s2 + j)*c2 + x of a swap of rows, records of s rows of c scalars of z
+   bytes: where the kernel's own s2 and c2 are the record's and j, x lie inside their
+   row (compares), record e, row j, scalar x; otherwise through dl_flat_rows. */
+static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
+                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {
+  if (s2 == s && c2 == c && j < s && x < c)
+    return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+  return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);
+}
 #endif
 //DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx] AOS2ASTA_flat_float, b:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2] AOS2ASTA_flat_int, c:float[nz][ny][nx] -> [nz][nx][ny] AOS2ASTA_flat_float
 #ifdef DL_ASTA_T
@@ -66,6 +77,9 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   const int i = get_global_id(0);
   if (i >= nx * ny * nz) return;
   DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) = DL_REF(__global, float, a, dl_flat_rows(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (i))) + (float)DL_REF(__global, int, b, dl_flat_rows(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (i * 2 + 1)));
+  const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
+  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) += DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x))) + DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x) + (1)));
+  DL_REF(__global, int, b, dl_rows_at(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (ny), (row), ((nw - 1) * nz) + (z), (y), (x))) = (int)DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), ((z + 1) % nz), (y), (x)));
 }
 #else
 __kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
@@ -73,5 +87,8 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   const int i = get_global_id(0);
   if (i >= nx * ny * nz) return;
   c[i] = a[i] + (float)b[i * 2 + 1];
+  const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
+  c[i] += a[(z * ny + y) * nx + x] + a[z * ny * nx + y * nx + x + 1];
+  b[((nw - 1) * nz + z) * ny * row + y * row + x] = (int)a[((z + 1) % nz * ny + y) * nx + x];
 }
 #endif

@@ -9,8 +9,15 @@ __kernel void slowest(__global const float *a, __global float *out, int nx, int 
   const int i = get_global_id(0);
   if (i >= nx * ny * nz) return;
   const int x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+  const int n = nx * ny * nz;
   /* A neighbour in the next plane (wrapping) and the element itself. */
-  out[(z * ny + y) * nx + x] = a[i] * 2.0f + a[((z + 1) % nz * ny + y) * nx + x];
+  float v = a[i] * 2.0f + a[((z + 1) % nz * ny + y) * nx + x];
+  /* The next and the previous element, in the next or previous row at a row's ends. */
+  if (i + 1 < n) v += 3.0f * a[(z * ny + y) * nx + x + 1];
+  if (i >= 1) v += 5.0f * a[z * ny * nx + y * nx + x - 1];
+  /* An index whose factors are not the record's (nx where the rows per record are ny). */
+  if ((z * nx + y) * nx + x < n) v += 7.0f * a[(z * nx + y) * nx + x];
+  out[(z * ny + y) * nx + x] = v;
 }
 
 // The middle pair of four: a[w][z][y][x] -> a'[w][y][z][x] (ASTA with tile width nz),
