@@ -133,6 +133,27 @@ std::string staged_aliasing(Runtime& rt, const KernelState& ks) {
   return {};
 }
 
+/// The record made at a launch for `b` with its dimensions' values `dims` (for a flat
+/// array, {S}; for a swap of rows, all of them) and, for a swap, n: from ps.shapes, made
+/// there once (flat_record, swap_rows). {nullptr, 0} and `err` when there is none.
+std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferAnnotation& b,
+                                                 const std::vector<std::int64_t>& dims,
+                                                 std::string* err) {
+  auto key = std::make_tuple(b.record, b.rows() ? b.swap : -1, dims);
+  if (auto it = ps.shapes.find(key); it != ps.shapes.end()) return it->second;
+  std::pair<const Record*, std::uint64_t> shape{nullptr, 0};
+  auto keep = [&](const Record& r) {
+    return &ps.flat_records.try_emplace(r.name(), r).first->second;
+  };
+  if (!b.rows()) {
+    if (auto rec = flat_record(b.record, dims.at(0), 1, err)) shape.first = keep(*rec);
+  } else if (auto sr = swap_rows(b, dims, err)) {
+    shape = {keep(sr->first), sr->second};
+  }
+  if (shape.first) ps.shapes.emplace(std::move(key), shape);
+  return shape;
+}
+
 /// What the transformed kernel needs; empty `why` on success.
 std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std::string& why) {
   const ProgramState& ps = *ks.program;
@@ -167,12 +188,11 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       // A flat array whose S is a kernel argument: the record of S scalars at this launch.
       std::string err;
       const auto s = b.dims.back().eval(env, &err);
-      auto rec = s ? flat_record(b.record, *s, 1, &err) : std::nullopt;
-      if (!rec) {
+      nd.rec = s ? shape_of(*ks.program, b, {*s}, &err).first : nullptr;
+      if (!nd.rec) {
         why = fmt::format("argument {}: record length '{}': {}", b.name, b.dims.back().text(), err);
         return {};
       }
-      nd.rec = &ks.program->flat_records.try_emplace(rec->name(), *rec).first->second;
     }
     // `*`: the records of the bound buffer (of the sub-buffer's region for a sub-buffer).
     // (A swap of rows has no `*`: its record comes from the dimensions below.)
@@ -194,13 +214,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     if (b.rows()) {
       // A swap of two dimensions above the fastest: its record from the dimensions.
       std::string err;
-      auto sr = swap_rows(b, dims, &err);
-      if (!sr) {
+      const auto shape = shape_of(*ks.program, b, dims, &err);
+      if (!shape.first) {
         why = fmt::format("argument {}: {}", b.name, err);
         return {};
       }
-      nd.rec = &ks.program->flat_records.try_emplace(sr->first.name(), sr->first).first->second;
-      rows_n = sr->second;
+      nd.rec = shape.first;
+      rows_n = shape.second;
     }
     std::string count_err;
     std::optional<std::uint64_t> n = rows_n;
