@@ -216,6 +216,21 @@ double time_kernel(int repeats, Launch&& launch) {
   return median(t);
 }
 
+/// The application's loop: `iters` launches, each waited for and followed by `after(it)`
+/// (reading and checking its results, say); the mean kernel ms.
+template <class Launch, class After>
+double app_loop(int iters, Launch&& launch, After&& after) {
+  double ms = 0;
+  for (int it = 0; it < iters; ++it) {
+    cl_event e = launch();
+    check(clWaitForEvents(1, &e), "clWaitForEvents");
+    ms += event_ms(e) / iters;
+    clReleaseEvent(e);
+    after(it);
+  }
+  return ms;
+}
+
 inline cl_event launch_1d(const Device& d, cl_kernel k, std::size_t global, std::size_t local) {
   cl_event e = nullptr;
   const std::size_t g = local ? (global + local - 1) / local * local : global;

@@ -74,13 +74,8 @@ int main(int argc, char** argv) try {
       };
       double ms = 0;
       if (iters > 0) {
-        for (int it = 0; it < iters; ++it) {
-          cl_event e = launch();
-          dlb::check(clWaitForEvents(1, &e), "clWaitForEvents");
-          ms += dlb::event_ms(e) / iters;
-          clReleaseEvent(e);
-          check(" iteration " + std::to_string(it));
-        }
+        ms = dlb::app_loop(iters, launch,
+                           [&](int it) { check(" iteration " + std::to_string(it)); });
       } else {
         ms = dlb::time_kernel(o.repeats, launch);
         check("");
