@@ -978,10 +978,6 @@ class Analyzer {
            (gid_like(m->getRHS()) && stride(m->getLHS()));
   }
 
-  /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
-  /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
-  /// not name e, returned in *var. S is the binding's constant, or the one parameter
-  /// that gives it at run time (`val[i * K + k]`; every c is then checked, in *var).
   /// A term of a sum and whether it is subtracted.
   using Summand = std::pair<const Expr*, bool>;
 
@@ -1080,6 +1076,10 @@ class Analyzer {
     return std::nullopt;
   }
 
+  /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
+  /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
+  /// not name e, returned in *var. S is the binding's constant, or the one parameter
+  /// that gives it at run time (`val[i * K + k]`; every c is then checked, in *var).
   void match_flat(const Expr* x, const Binding& bd, const Expr*& e, std::size_t& c,
                   const Expr** var = nullptr) {
     e = nullptr;
