@@ -7,11 +7,20 @@
 
 namespace dl::detail {
 
+namespace {
+std::size_t square_block_units(std::size_t B, std::size_t z) {
+  return B * (B * z + (z < 32 ? 31 : 0));  // rows padded as kernels/tile_square.cl pads them
+}
+}  // namespace
+
 std::size_t square_block(std::size_t budget_units, std::size_t z, std::size_t T) {
-  // Two blocks of B x B elements of z units in local memory.
+  // Two blocks of B x B elements of z units in local memory; a multiple of 32 elements
+  // from 32 up, so that block rows of one-unit elements start on 32-unit boundaries.
   auto b = static_cast<std::size_t>(std::sqrt(double(budget_units) / double(2 * z)));
-  while (b > 0 && 2 * b * b * z > budget_units) --b;
-  return std::min(b, T);
+  while (b > 0 && 2 * square_block_units(b, z) > budget_units) --b;
+  if (b >= T) return T;
+  if (b >= 32) b -= b % 32;
+  return b;
 }
 
 cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
@@ -32,7 +41,8 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
   if (cl_int e = job.m.kernel(job.unit, "dl_square", &k, err); e != CL_SUCCESS) return e;
   const std::size_t nb = (T + B - 1) / B, pairs = nb * (nb + 1) / 2;
   const std::size_t items = job.n / T * pairs;
-  const std::size_t wg = job.m.work_group(k);  // within the kernel's own limit
+  const std::size_t wg = job.m.work_group(k);           // within the kernel's own limit
+  const std::size_t X = std::min<std::size_t>(wg, 32);  // lanes along a block row (wg: 2^k)
   Op op;
   op.kernel = "dl_square";
   op.local = wg;
@@ -45,8 +55,9 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
       .arg(cl_uint(nb))
       .arg(cl_uint(pairs))
       .arg(cl_ulong(items))
-      .local_arg(B * B * z * job.unit)
-      .local_arg(B * B * z * job.unit);
+      .arg(cl_uint(X))
+      .local_arg(square_block_units(B, z) * job.unit)
+      .local_arg(square_block_units(B, z) * job.unit);
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }

@@ -152,6 +152,16 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
                 a.steps[0].algorithm == Algorithm::BarrierSync)
         << s.rec.describe();
   }
+  // The default local budget: blocks of 32 one-unit elements (rows padded to 33 units in
+  // local memory) and of one-unit-plus elements, with edge blocks.
+  dl::Marshaler wide(env.context, env.device);
+  const Shape large[] = {{dl::Record::uniform("u96", Scalar::Float, 96), 192, Layout::asta(96)},
+                         {dl::Record::uniform("u70", Scalar::Float, 70), 70, Layout::da()},
+                         {dl::Record::blocks("r40", Scalar::Float, 40, 3), 80, Layout::asta(40)}};
+  for (const Shape& s : large) {
+    dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++);
+    if (HasFatalFailure()) return;
+  }
   // Refused: not square, not whole tiles.
   EXPECT_FALSE(m.plan(dl::Record::uniform("u5", Scalar::Float, 5), 8, Layout::aos(),
                       Layout::asta(4), Algorithm::Square)
