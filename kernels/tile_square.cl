@@ -13,9 +13,9 @@
 //
 // The group is X lanes by Y rows (X = 32 where the group allows): lanes walk the units of
 // a block row, rows walk the block's rows, so the loops need no division per unit (one per
-// X units of the transposed writes, shared by the rows). Local rows of units are padded to
-// a stride congruent to z modulo 32 (z < 32), so the 32 lanes that write one global row
-// read 32 distinct local banks from the other block's columns.
+// X units of the transposed writes, shared by the rows). Local rows of units are B·z units
+// padded to a stride congruent to z modulo 32 (z < 32), so the 32 lanes that write one
+// global row read 32 distinct local banks from the other block's columns.
 inline uint dl_square_stride(uint units, uint z) {
   return z < 32 ? units + ((z - units) & 31u) : units;
 }
@@ -27,6 +27,7 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
   const ulong tile_units = (ulong)T * T * z;
   const uint row = T * z;  // units of one record (a row of the matrix)
   const dl_div dz = dl_div_make(z);
+  const uint sp = dl_square_stride(B * z, z);  // local row stride of both blocks
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
     const ulong t = item / pairs;
     uint k = (uint)(item - t * pairs);
@@ -36,7 +37,6 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
     const uint i0 = bi * B, j0 = bj * B;
     const uint hi = min(B, T - i0), hj = min(B, T - j0);
     const uint pw = hj * z, qw = hi * z;  // units of one block row of P and of Q
-    const uint sp = dl_square_stride(pw, z), sq = dl_square_stride(qw, z);
     __global U* tp = buf + base + t * tile_units;
     __global U* P = tp + i0 * row + j0 * z;  // block (bi, bj): hi runs of pw units
     __global U* Q = tp + j0 * row + i0 * z;  // block (bj, bi): hj runs of qw units
@@ -44,15 +44,14 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
       for (uint w = x; w < pw; w += X) lp[r * sp + w] = P[r * row + w];
     if (bi != bj)
       for (uint c = y; c < hj; c += Y)
-        for (uint w = x; w < qw; w += X) lq[c * sq + w] = Q[c * row + w];
+        for (uint w = x; w < qw; w += X) lq[c * sp + w] = Q[c * row + w];
     barrier(CLK_LOCAL_MEM_FENCE);
     // P's place takes Q transposed (a diagonal block: P transposed): unit u of element
-    // (r, c) of the block is unit u of element (c, r) of the other, at lq[c·sq + r·z + u].
+    // (r, c) of the block is unit u of element (c, r) of the other, at lq[c·sp + r·z + u].
     __local const U* src = bi != bj ? lq : lp;
-    const uint ss = bi != bj ? sq : sp;
     for (uint w = x; w < pw; w += X) {
       const uint c = dl_udiv(w, dz);
-      __local const U* s = src + c * ss + (w - c * z);
+      __local const U* s = src + c * sp + (w - c * z);
       for (uint r = y; r < hi; r += Y) P[r * row + w] = s[r * z];
     }
     if (bi != bj)  // Q's place takes P transposed

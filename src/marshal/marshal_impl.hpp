@@ -237,7 +237,8 @@ cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 cl_int add_square(Job& job, const PlanStep& step, std::string* err);
 /// Square: the side B of the blocks two of which (B x B slots of z units) fit
 /// `budget_units` of local memory, at most T; 0 when not even two slots fit.
-std::size_t square_block(std::size_t budget_units, std::size_t z, std::size_t T);
+std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std::size_t z,
+                         std::size_t T);
 
 }  // namespace detail
 }  // namespace dl

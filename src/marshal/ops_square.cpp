@@ -2,24 +2,35 @@
 // size, so that every tile is a T x T matrix of slots (kernels/tile_square.cl). This file
 // picks the block side and the launch.
 #include <cmath>
+#include <numeric>
 
 #include "marshal_impl.hpp"
 
 namespace dl::detail {
 
 namespace {
+/// Units of one block of B x B elements of z units in local memory: B rows at the stride
+/// kernels/tile_square.cl gives them (congruent to z modulo 32 where z < 32).
 std::size_t square_block_units(std::size_t B, std::size_t z) {
-  return B * (B * z + (z < 32 ? 31 : 0));  // rows padded as kernels/tile_square.cl pads them
+  const std::size_t row = B * z;
+  return B * (z < 32 ? row + ((z + 32 - row % 32) % 32) : row);
 }
 }  // namespace
 
-std::size_t square_block(std::size_t budget_units, std::size_t z, std::size_t T) {
-  // Two blocks of B x B elements of z units in local memory; a multiple of 32 elements
-  // from 32 up, so that block rows of one-unit elements start on 32-unit boundaries.
+std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std::size_t z,
+                         std::size_t T) {
+  // Two blocks of B x B elements as large as the budget allows; a multiple of
+  // 32 / gcd(z, 32) elements where that is possible, so that block rows start on 32-unit
+  // boundaries; their padded rows within the device's limit.
   auto b = static_cast<std::size_t>(std::sqrt(double(budget_units) / double(2 * z)));
-  while (b > 0 && 2 * square_block_units(b, z) > budget_units) --b;
-  if (b >= T) return T;
-  if (b >= 32) b -= b % 32;
+  while (b > 0 && 2 * b * b * z > budget_units) --b;
+  if (b >= T) {
+    b = T;
+  } else {
+    const std::size_t m = 32 / std::gcd(z, std::size_t(32));
+    if (b >= m) b -= b % m;
+  }
+  while (b > 0 && 2 * square_block_units(b, z) > limit_units) --b;
   return b;
 }
 
@@ -31,7 +42,8 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
     return CL_INVALID_OPERATION;
   }
   const std::size_t z = job.ru / T;
-  const std::size_t B = square_block(tile_local_budget(job.m.lim, job.m.opt) / job.unit, z, T);
+  const std::size_t B = square_block(tile_local_budget(job.m.lim, job.m.opt) / job.unit,
+                                     tile_local_limit(job.m.lim) / job.unit, z, T);
   if (B == 0) {
     *err = "square: two slots of " + std::to_string(z * job.unit) +
            " bytes do not fit the local memory budget";
