@@ -893,14 +893,15 @@ class Analyzer {
         // A swap of rows addressed (e*S + j)*C + x: record, row and scalar by compares.
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
         res_.needs.insert(cg_.flat_rows());
-        res_.needs.insert(cg_.rows_at());
+        res_.needs.insert(bp->da ? cg_.rows_da() : cg_.rows_at());
         sp_replace(lv, [this, lv, bp, r, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          const std::string head =
+              bp->da ? cg_.rows_da() + "(" + bp->n : cg_.rows_at() + "(" + bp->w + ", " + bp->n;
           return ref(*bp, type,
-                     cg_.rows_at() + "(" + bp->w + ", " + bp->n + ", " + bp->s + ", " + bp->c +
-                         ", " + std::to_string(z) + ", " + sum_text({{r->s2, false}}) + ", " +
-                         sum_text({{r->c2, false}}) + ", " + sum_text(r->e) + ", " +
-                         sum_text(r->j) + ", " + sum_text(r->x) + ")");
+                     head + ", " + bp->s + ", " + bp->c + ", " + std::to_string(z) + ", " +
+                         sum_text({{r->s2, false}}) + ", " + sum_text({{r->c2, false}}) + ", " +
+                         sum_text(r->e) + ", " + sum_text(r->j) + ", " + sum_text(r->x) + ")");
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);

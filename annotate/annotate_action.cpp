@@ -378,7 +378,9 @@ class Consumer : public ASTConsumer {
       bd.base = b.name;
       bd.n = "dl_n_" + b.name;
       bd.w = "dl_w_" + b.name;
-      bd.da = target.kind == LayoutKind::DA;
+      // A swap of the two slowest dimensions has one tile of all its records (the width
+      // is the record count, the same expression): DA addressing, no division by it.
+      bd.da = target.kind == LayoutKind::DA || c.swap == 0;
       bd.root_is_base = true;
       w.bindings.push_back(std::move(bd));
       w.clauses.push_back(std::move(c));
@@ -821,7 +823,7 @@ class Consumer : public ASTConsumer {
         s += "\n  const dl_off " + b.c + " = (dl_off)(" + row + ");";
       }
       std::string wv;
-      if (c.target.kind == LayoutKind::DA)
+      if (b.da)  // DA, or a swap of the two slowest dimensions (one tile of n records)
         wv = b.n;
       else if (c.target.kind == LayoutKind::AoS)
         wv = "(dl_off)1";

@@ -152,6 +152,23 @@ std::string Codegen::rows_at() {
   return name;
 }
 
+std::string Codegen::rows_da() {
+  const std::string name = "dl_rows_da";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* dl_rows_at for one tile of all n records (DA): record e, row j, scalar x at\n"
+         "   ((j n + e) c + x) z, no division by the tile width. */\n"
+         "static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,\n"
+         "                               dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
+         "  if (s2 == s && c2 == c && j < s && x < c)\n"
+         "    return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "  return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);\n"
+         "}\n",
+         {flat_rows()}});
+  return name;
+}
+
 std::string Codegen::flat_element(const std::string& w, const std::string& n, const std::string& s,
                                   const std::string& c, std::size_t z, const std::string& x) {
   const std::string zs = std::to_string(z);

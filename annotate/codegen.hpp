@@ -35,6 +35,8 @@ class Codegen {
   /// dl_rows_at: element (e*s2 + j)*c2 + x of a swap of rows, by compares where s2, c2 are
   /// the record's s, c and j, x lie inside the row; by dl_flat_rows otherwise.
   std::string rows_at();
+  /// dl_rows_da: dl_rows_at for one tile of all n records (DA: no division by the width).
+  std::string rows_da();
   /// The byte offset of element `x` of flat binding `b` (scalars of z bytes): dl_flat, or
   /// dl_flat_rows for a swap of rows (registered as needed).
   std::string flat_element(const std::string& w, const std::string& n, const std::string& s,

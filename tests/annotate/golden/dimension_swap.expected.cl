@@ -49,6 +49,14 @@ static inline ulong dl_flat_rows(dl_off w, dl_off n, dl_off s, dl_off c, dl_off 
   const dl_off l = s * c, i = x / l, r = x - i * l, q = r / c;
   return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;
 }
+/* dl_rows_at for one tile of all n records (DA): record e, row j, scalar x at
+   ((j n + e) c + x) z, no division by the tile width. */
+static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,
+                               dl_off c2, dl_off e, dl_off j, dl_off x) {
+  if (s2 == s && c2 == c && j < s && x < c)
+    return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+  return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);
+}
 /* Element (e*s2 + j)*c2 + x of a swap of rows, records of s rows of c scalars of z
    bytes: where the kernel's own s2 and c2 are the record's and j, x lie inside their
    row (compares), record e, row j, scalar x; otherwise through dl_flat_rows. */
@@ -66,7 +74,7 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   const dl_off dl_n_a = (dl_off)((long)(nz));
   const dl_off dl_s_a = (dl_off)((long)(ny));
   const dl_off dl_c_a = (dl_off)(((long)(nx)));
-  const dl_off dl_w_a = (dl_off)((long)(nz));
+  const dl_off dl_w_a = dl_n_a;
   const dl_off dl_n_b = (dl_off)((long)(nw) * (long)(nz));
   const dl_off dl_s_b = (dl_off)((long)(ny));
   const dl_off dl_c_b = (dl_off)((((long)(nx) * (long)2)));
@@ -78,8 +86,8 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   if (i >= nx * ny * nz) return;
   DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) = DL_REF(__global, float, a, dl_flat_rows(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (i))) + (float)DL_REF(__global, int, b, dl_flat_rows(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (i * 2 + 1)));
   const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
-  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) += DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x))) + DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x) + (1)));
-  DL_REF(__global, int, b, dl_rows_at(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (ny), (row), ((nw - 1) * nz) + (z), (y), (x))) = (int)DL_REF(__global, float, a, dl_rows_at(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), ((z + 1) % nz), (y), (x)));
+  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) += DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x))) + DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x) + (1)));
+  DL_REF(__global, int, b, dl_rows_at(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (ny), (row), ((nw - 1) * nz) + (z), (y), (x))) = (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), ((z + 1) % nz), (y), (x)));
 }
 #else
 __kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
