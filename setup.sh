@@ -57,13 +57,17 @@ sanitize() {
   # caught signal 11", DTLS at 0x757); without the interception it scans no dynamic TLS,
   # which can only add leak reports, never hide one.
   # Skipped here, run in the test job: dl-annotate's own tests (its fuzzers, built with
-  # ASan and UBSan, run there), and the interpose scenarios in the "preload" and "layer"
-  # modes (the "both" mode, which loads DL both ways at once, runs every scenario here).
+  # ASan and UBSan, run there), the interpose scenarios in the "preload" and "layer"
+  # modes (the "both" mode, which loads DL both ways at once, runs every scenario here),
+  # and the policy and experience scenarios, which time hundreds of launches to judge the
+  # controller's decisions (a fifth of this job's time); the differential tester's
+  # auto_policy, recalled_experience and background_build families run the same
+  # controller code here.
   ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:verify_asan_link_order=0:intercept_tls_get_addr=0" \
     LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
     ctest --test-dir "$b-asan" --output-on-failure -j "$j" \
-    -E '^annotate\.|^interpose\.Modes/.*"(preload|layer)"$'
+    -E '^annotate\.|^interpose\.Modes/.*"(preload|layer)"$|^interpose\.(Policy|Experience)\.'
   cmake -S . -B "$b-tsan" -DCMAKE_BUILD_TYPE=Debug -DDL_SANITIZE=thread \
     -DDL_BUILD_BENCH=OFF -DDL_BUILD_ANNOTATOR=OFF -DDL_BUILD_EXAMPLES=OFF
   cmake --build "$b-tsan" -j "$j" --target dl_interpose dl_hook_app
