@@ -409,6 +409,19 @@ class Analyzer {
   /// or the one parameter the annotation names, which the kernel never assigns. Then the
   /// access needs no compare with S (dl_tiled instead of dl_flat_at).
   bool below_record_length(const Expr* q, const Stmt* at, const Binding& b) {
+    return loop_below(q, at, [&](const Expr* bound) {
+      if (b.flat_count) {
+        const auto k = bound->getIntegerConstantExpr(ctx_);
+        return k && !k->isNegative() && k->getZExtValue() == b.flat_count;
+      }
+      return b.flat_param && Collector::var(bound) == b.flat_param &&
+             !col_->modified.count(b.flat_param) && !address_taken(b.flat_param);
+    });
+  }
+  /// Whether `q` is the variable of an enclosing `for (v = 0; v < B; ++v)` (or v++, a
+  /// non-negative constant start) whose body leaves v alone, B such that `is_bound(B)`.
+  template <typename IsBound>
+  bool loop_below(const Expr* q, const Stmt* at, const IsBound& is_bound) {
     const VarDecl* v = Collector::var(q->IgnoreParenImpCasts());
     if (!v || address_taken(v)) return false;
     for (const Stmt* cur = at; cur && cur != fd_->getBody();) {
@@ -429,15 +442,7 @@ class Analyzer {
           if (!cond || cond->getOpcode() != BO_LT ||
               Collector::var(cond->getLHS()->IgnoreParenImpCasts()) != v)
             return false;
-          const Expr* bound = cond->getRHS()->IgnoreParenImpCasts();
-          bool is_s = false;
-          if (b.flat_count) {
-            const auto k = bound->getIntegerConstantExpr(ctx_);
-            is_s = k && !k->isNegative() && k->getZExtValue() == b.flat_count;
-          } else if (b.flat_param) {
-            is_s = Collector::var(bound) == b.flat_param && !col_->modified.count(b.flat_param) &&
-                   !address_taken(b.flat_param);
-          }
+          const bool is_s = is_bound(cond->getRHS()->IgnoreParenImpCasts());
           const auto* inc = dyn_cast_or_null<UnaryOperator>(f->getInc());
           if (!is_s || !inc || !inc->isIncrementOp() || Collector::var(inc->getSubExpr()) != v)
             return false;
@@ -892,16 +897,21 @@ class Analyzer {
                               : std::nullopt) {
         // A swap of rows addressed (e*S + j)*C + x: record, row and scalar by compares.
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
-        res_.needs.insert(cg_.flat_rows());
-        res_.needs.insert(bp->da ? cg_.rows_da() : cg_.rows_at());
-        sp_replace(lv, [this, lv, bp, r, z, type] {
+        // Proven inside its row: record, row and scalar directly (dl_rows_in); otherwise
+        // compares at run time, and dl_flat_rows where they fail.
+        const bool inside = rows_inside(*r, b, lv);
+        const std::string fn = inside ? (bp->da ? cg_.rows_in_da() : cg_.rows_in())
+                                      : (bp->da ? cg_.rows_da() : cg_.rows_at());
+        res_.needs.insert(fn);
+        sp_replace(lv, [this, lv, bp, r, z, type, inside, fn] {
           if (bp->keep_aos) return sp_.inner_text(lv);
-          const std::string head =
-              bp->da ? cg_.rows_da() + "(" + bp->n : cg_.rows_at() + "(" + bp->w + ", " + bp->n;
+          std::string args = (bp->da ? bp->n : bp->w + ", " + bp->n) + ", " + bp->s + ", " + bp->c +
+                             ", " + std::to_string(z) + ", ";
+          if (!inside)
+            args += sum_text({{r->s2, false}}) + ", " + sum_text({{r->c2, false}}) + ", ";
           return ref(*bp, type,
-                     head + ", " + bp->s + ", " + bp->c + ", " + std::to_string(z) + ", " +
-                         sum_text({{r->s2, false}}) + ", " + sum_text({{r->c2, false}}) + ", " +
-                         sum_text(r->e) + ", " + sum_text(r->j) + ", " + sum_text(r->x) + ")");
+                     fn + "(" + args + sum_text(r->e) + ", " + sum_text(r->j) + ", " +
+                         sum_text(r->x) + ")");
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
@@ -1075,6 +1085,67 @@ class Analyzer {
       }
     }
     return std::nullopt;
+  }
+
+  /// The kernel parameter that annotation dimension `dim` names (the dimension is that one
+  /// name), when the kernel never assigns it nor takes its address; null otherwise.
+  const VarDecl* dim_param(const std::string& dim) {
+    for (const ParmVarDecl* p : fd_->parameters())
+      if (!dim.empty() && p->getName() == dim)
+        return col_->modified.count(p) || address_taken(p) ? nullptr : p;
+    return nullptr;
+  }
+  /// Whether `e` reads variable `v` (through parentheses and casts).
+  static bool reads(const Expr* e, const VarDecl* v) {
+    return v && Collector::var(e->IgnoreParenImpCasts()) == v;
+  }
+  /// The initialiser of local variable `v` when nothing assigns it after (nor takes its
+  /// address), so that every read of v is that value; null otherwise.
+  const Expr* fixed_init(const VarDecl* v) {
+    if (!v || isa<ParmVarDecl>(v) || !v->getInit() || col_->modified.count(v) || address_taken(v))
+      return nullptr;
+    return v->getInit()->IgnoreParenImpCasts();
+  }
+  /// Whether `e` reads a variable fixed at a work-item or work-group id (non-negative).
+  bool reads_id(const Expr* e) {
+    const Expr* init = fixed_init(Collector::var(e->IgnoreParenImpCasts()));
+    return init && is_call_to(init, {"get_global_id", "get_local_id", "get_group_id"}, false);
+  }
+  /// Whether the sum `t` is known to lie in [0, P) for the parameter P: empty (0), or one
+  /// variable that is the counter of an enclosing `for (v = 0; v < P; ++v)`, or fixed at
+  /// `g % P` or `g - q*P` (`g - P*q`) with q fixed at `g / P`, g fixed at an id.
+  bool below_param(const std::vector<Summand>& t, const Stmt* at, const VarDecl* p) {
+    if (!p) return false;
+    if (t.empty()) return true;
+    if (t.size() != 1 || t[0].second) return false;
+    const Expr* q = t[0].first;
+    if (loop_below(q, at, [&](const Expr* b) { return reads(b, p); })) return true;
+    const auto* r =
+        dyn_cast_or_null<BinaryOperator>(fixed_init(Collector::var(q->IgnoreParenImpCasts())));
+    if (!r || !reads_id(r->getLHS())) return false;
+    if (r->getOpcode() == BO_Rem) return reads(r->getRHS(), p);
+    if (r->getOpcode() != BO_Sub) return false;
+    const auto* m = dyn_cast<BinaryOperator>(r->getRHS()->IgnoreParenImpCasts());
+    if (!m || m->getOpcode() != BO_Mul) return false;
+    const VarDecl* g = Collector::var(r->getLHS()->IgnoreParenImpCasts());
+    for (int k = 0; k < 2; ++k) {
+      const Expr* f = k ? m->getLHS() : m->getRHS();
+      const Expr* other = k ? m->getRHS() : m->getLHS();
+      const auto* d = dyn_cast_or_null<BinaryOperator>(
+          fixed_init(Collector::var(other->IgnoreParenImpCasts())));
+      if (reads(f, p) && d && d->getOpcode() == BO_Div && reads(d->getLHS(), g) &&
+          reads(d->getRHS(), p))
+        return true;
+    }
+    return false;
+  }
+  /// Whether the row-swap index `r` of binding `bd` at `at` is known to address record e,
+  /// row j, scalar x: its S and C are the parameters the annotation's dimensions name,
+  /// J lies in [0, S) and X in [0, C) (below_param). Then no run-time compare is needed.
+  bool rows_inside(const RowsIndex& r, const Binding& bd, const Stmt* at) {
+    const VarDecl* s = dim_param(bd.s_dim);
+    const VarDecl* c = dim_param(bd.c_dim);
+    return reads(r.s2, s) && reads(r.c2, c) && below_param(r.j, at, s) && below_param(r.x, at, c);
   }
 
   /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).

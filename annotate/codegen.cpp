@@ -134,21 +134,49 @@ std::string Codegen::flat_rows() {
   return name;
 }
 
+std::string Codegen::rows_in() {
+  const std::string name = "dl_rows_in";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Record e, row j, scalar x of a swap of rows, records of s rows of c scalars of z\n"
+         "   bytes, tiles of w records, where j < s and x < c are known. */\n"
+         "static inline ulong dl_rows_in(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,\n"
+         "                               dl_off e, dl_off j, dl_off x) {\n"
+         "  return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "}\n",
+         {}});
+  return name;
+}
+
+std::string Codegen::rows_in_da() {
+  const std::string name = "dl_rows_in_da";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* dl_rows_in for one tile of all n records (DA): ((j n + e) c + x) z. */\n"
+         "static inline ulong dl_rows_in_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off e,\n"
+         "                                  dl_off j, dl_off x) {\n"
+         "  return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "}\n",
+         {}});
+  return name;
+}
+
 std::string Codegen::rows_at() {
   const std::string name = "dl_rows_at";
   if (!find(name))
     items_.push_back(
         {name,
-         "/* Element (e*s2 + j)*c2 + x of a swap of rows, records of s rows of c scalars of z\n"
-         "   bytes: where the kernel's own s2 and c2 are the record's and j, x lie inside their\n"
-         "   row (compares), record e, row j, scalar x; otherwise through dl_flat_rows. */\n"
+         "/* Element (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2 are\n"
+         "   the record's and j, x lie inside their row (compares), record e, row j, scalar x;\n"
+         "   otherwise through dl_flat_rows. */\n"
          "static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,\n"
          "                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
-         "  if (s2 == s && c2 == c && j < s && x < c)\n"
-         "    return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in(w, n, s, c, z, e, j, x);\n"
          "  return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);\n"
          "}\n",
-         {flat_rows()}});
+         {flat_rows(), rows_in()}});
   return name;
 }
 
@@ -157,15 +185,13 @@ std::string Codegen::rows_da() {
   if (!find(name))
     items_.push_back(
         {name,
-         "/* dl_rows_at for one tile of all n records (DA): record e, row j, scalar x at\n"
-         "   ((j n + e) c + x) z, no division by the tile width. */\n"
+         "/* dl_rows_at for one tile of all n records (DA): no division by the tile width. */\n"
          "static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,\n"
          "                               dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
-         "  if (s2 == s && c2 == c && j < s && x < c)\n"
-         "    return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;\n"
+         "  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in_da(n, s, c, z, e, j, x);\n"
          "  return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);\n"
          "}\n",
-         {flat_rows()}});
+         {flat_rows(), rows_in_da()}});
   return name;
 }
 

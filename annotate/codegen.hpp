@@ -37,6 +37,10 @@ class Codegen {
   std::string rows_at();
   /// dl_rows_da: dl_rows_at for one tile of all n records (DA: no division by the width).
   std::string rows_da();
+  /// dl_rows_in / dl_rows_in_da: record e, row j, scalar x of a swap of rows where j < s
+  /// and x < c are known (no compare); the in-row halves of dl_rows_at and dl_rows_da.
+  std::string rows_in();
+  std::string rows_in_da();
   /// The byte offset of element `x` of flat binding `b` (scalars of z bytes): dl_flat, or
   /// dl_flat_rows for a swap of rows (registered as needed).
   std::string flat_element(const std::string& w, const std::string& n, const std::string& s,

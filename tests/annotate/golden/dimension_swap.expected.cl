@@ -2,8 +2,10 @@
 // two slowest of three (records of ny rows of nx scalars, DA), the middle pair of four
 // (ASTA(nz) of rows of nx * 2), and the fastest two (records of nx scalars, ASTA(ny)).
 // Accesses of rows written (e*S + j)*C + x, in any form that sums to it, go through
-// dl_rows_at (compares); others through dl_flat_rows (record, row and scalar by two
-// divisions).
+// dl_rows_at (compares; dl_rows_da for DA); others through dl_flat_rows (record, row and
+// scalar by two divisions). Where the row is a counter below S and the scalar a counter
+// below C or an id modulo C, with S and C the kernel's own parameters, no compare is
+// left (dl_rows_in, dl_rows_in_da).
 
 #ifdef DL_ASTA_T
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
@@ -49,21 +51,29 @@ static inline ulong dl_flat_rows(dl_off w, dl_off n, dl_off s, dl_off c, dl_off 
   const dl_off l = s * c, i = x / l, r = x - i * l, q = r / c;
   return dl_tiled(w, n, l * z, i, q * c * z, c * z) + (ulong)(r - q * c) * z;
 }
-/* dl_rows_at for one tile of all n records (DA): record e, row j, scalar x at
-   ((j n + e) c + x) z, no division by the tile width. */
+/* dl_rows_in for one tile of all n records (DA): ((j n + e) c + x) z. */
+static inline ulong dl_rows_in_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off e,
+                                  dl_off j, dl_off x) {
+  return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+}
+/* dl_rows_at for one tile of all n records (DA): no division by the tile width. */
 static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,
                                dl_off c2, dl_off e, dl_off j, dl_off x) {
-  if (s2 == s && c2 == c && j < s && x < c)
-    return dl_da(n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in_da(n, s, c, z, e, j, x);
   return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);
 }
-/* Element (e*s2 + j)*c2 + x of a swap of rows, records of s rows of c scalars of z
-   bytes: where the kernel's own s2 and c2 are the record's and j, x lie inside their
-   row (compares), record e, row j, scalar x; otherwise through dl_flat_rows. */
+/* Record e, row j, scalar x of a swap of rows, records of s rows of c scalars of z
+   bytes, tiles of w records, where j < s and x < c are known. */
+static inline ulong dl_rows_in(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
+                               dl_off e, dl_off j, dl_off x) {
+  return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+}
+/* Element (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2 are
+   the record's and j, x lie inside their row (compares), record e, row j, scalar x;
+   otherwise through dl_flat_rows. */
 static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
                                dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {
-  if (s2 == s && c2 == c && j < s && x < c)
-    return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
+  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in(w, n, s, c, z, e, j, x);
   return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);
 }
 #endif
@@ -98,5 +108,43 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
   c[i] += a[(z * ny + y) * nx + x] + a[z * ny * nx + y * nx + x + 1];
   b[((nw - 1) * nz + z) * ny * row + y * row + x] = (int)a[((z + 1) % nz * ny + y) * nx + x];
+}
+#endif
+
+// Proven inside their rows: x = i % nx (or i - (i / nx) * nx) and a counter y < ny.
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx] AOS2ASTA_flat_float, b:int[nw][nz][ny][nx] -> [nw][ny][nz][nx] AOS2ASTA_flat_int
+#ifdef DL_ASTA_T
+__kernel void inside(__global const float *a, __global int *b, int nx, int ny, int nz, int nw) {
+  const dl_off dl_n_a = (dl_off)((long)(nz));
+  const dl_off dl_s_a = (dl_off)((long)(ny));
+  const dl_off dl_c_a = (dl_off)(((long)(nx)));
+  const dl_off dl_w_a = dl_n_a;
+  const dl_off dl_n_b = (dl_off)((long)(nw) * (long)(nz));
+  const dl_off dl_s_b = (dl_off)((long)(ny));
+  const dl_off dl_c_b = (dl_off)(((long)(nx)));
+  const dl_off dl_w_b = (dl_off)((long)(nz));
+  const int i = get_global_id(0);
+  if (i >= nx * nz * nw) return;
+  const int q = i / nx, x = i - q * nx, x2 = i % nx, z = q % nz, w = q / nz;
+  for (int y = 0; y < ny; ++y) {
+    DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), (y), (x2))) += (int)DL_REF(__global, float, a, dl_rows_in_da(dl_n_a, dl_s_a, dl_c_a, 4, (z), (y), (x)));
+    /* Compares for a: its row index is a sum (y + 1). */
+    if (y + 1 < ny) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), (y), (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y) + (1), (x2)));
+  }
+  /* Compares for a: its row counter runs to nx, not ny. */
+  for (int y = 0; y < nx; ++y) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), 0, (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x)));
+}
+#else
+__kernel void inside(__global const float *a, __global int *b, int nx, int ny, int nz, int nw) {
+  const int i = get_global_id(0);
+  if (i >= nx * nz * nw) return;
+  const int q = i / nx, x = i - q * nx, x2 = i % nx, z = q % nz, w = q / nz;
+  for (int y = 0; y < ny; ++y) {
+    b[((w * nz + z) * ny + y) * nx + x2] += (int)a[(z * ny + y) * nx + x];
+    /* Compares for a: its row index is a sum (y + 1). */
+    if (y + 1 < ny) b[((w * nz + z) * ny + y) * nx + x] += (int)a[(z * ny + y + 1) * nx + x2];
+  }
+  /* Compares for a: its row counter runs to nx, not ny. */
+  for (int y = 0; y < nx; ++y) b[((w * nz + z) * ny) * nx + x] += (int)a[(z * ny + y) * nx + x];
 }
 #endif

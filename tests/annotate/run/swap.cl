@@ -41,3 +41,26 @@ __kernel void fastest(__global const float *a, __global float *out, int nx, int 
   if (r >= ny * nz) return;
   for (int x = 0; x < nx; ++x) out[r * nx + x] = a[r * nx + x] + (float)x;
 }
+
+// Row-swap accesses the rewrite proves inside their row need no compare (dl_rows_in_da):
+// the row a counter below ny, the scalar i % nx or i - (i / nx) * nx. The others keep
+// their compares: a row index plus one, a scalar modulo more than nx, and a counter below
+// nx that runs past the plane's last row into the next planes (nx > ny here).
+//TEST: inrow 385 args: buf buf int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], out:float[nz][ny][nx] -> [ny][nz][nx]
+__kernel void inrow(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nx * nz) return;
+  const int z = i / nx, x = i - z * nx, x2 = i % nx, x3 = i % (nx + 4);
+  const int n = nx * ny * nz;
+  for (int y = 0; y < ny; ++y) {
+    float v = a[(z * ny + y) * nx + x] + 2.0f * a[(z * ny + y) * nx + x2];
+    if (y + 1 < ny) v += 3.0f * a[(z * ny + y + 1) * nx + x];
+    if ((z * ny + y) * nx + x3 < n) v += 5.0f * a[(z * ny + y) * nx + x3];
+    out[(z * ny + y) * nx + x2] = v;
+  }
+  float w = 0.0f;
+  for (int y = 0; y < nx; ++y)
+    if ((z * ny + y) * nx + x < n) w += (float)(y + 1) * a[(z * ny + y) * nx + x];
+  out[z * ny * nx + x] += w;
+}
