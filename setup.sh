@@ -46,9 +46,14 @@ sanitize() {
   # compiler does 40x slower inside an instrumented process (about 10 s a case, the
   # tester's hang limit); the test job runs them, the interpose tests cover DL's program
   # hooks under the sanitizers.
+  # The build's kernels are rewritten by the test job's dl-annotate where it exists (the
+  # same sources): rebuilding the whole rewriter with sanitizers took a third of this job's
+  # build, and dl-annotate's tests run in the test job (its fuzzers with ASan and UBSan).
+  local tool=()
+  [ -x "$PWD/$b/annotate/dl-annotate" ] && tool=(-DDL_ANNOTATE_EXECUTABLE="$PWD/$b/annotate/dl-annotate")
   cmake -S . -B "$b-asan" -DCMAKE_BUILD_TYPE=Debug -DDL_SANITIZE=address,undefined \
     -DDL_BUILD_BENCH=OFF -DDL_BUILD_FUZZERS=OFF -DDL_DIFF_CASES=1020 -DDL_DIFF_PASSTHROUGH_CASES=50 \
-    -DDL_DIFF_FAMILIES=basic,bounds,queues,threads,maps,subbuf,uevent,hostptr,image,churn
+    -DDL_DIFF_FAMILIES=basic,bounds,queues,threads,maps,subbuf,uevent,hostptr,image,churn "${tool[@]}"
   cmake --build "$b-asan" -j "$j"
   # verify_asan_link_order=0: tests preload the instrumented libdl_interpose.so into
   # instrumented programs, whose ASan runtime then loads just after it.
