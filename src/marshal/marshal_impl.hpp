@@ -236,7 +236,9 @@ cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 cl_int add_square(Job& job, const PlanStep& step, std::string* err);
 /// Square: the side B of the blocks two of which (B x B slots of z units) fit
-/// `budget_units` of local memory, at most T; 0 when not even two slots fit.
+/// `budget_units` of local memory unpadded, at most T, rounded down to a multiple of
+/// 32 / gcd(z, 32) where it is larger, with their padded rows (kernels/tile_square.cl)
+/// within `limit_units`; 0 when not even two slots fit.
 std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std::size_t z,
                          std::size_t T);
 
