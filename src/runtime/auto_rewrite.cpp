@@ -40,30 +40,6 @@ constexpr auto kTimeout = std::chrono::seconds(120);
 // DL's version and the hash of the sources that make the rewrite (src/runtime/CMakeLists.txt).
 constexpr const char* kIdentity = "DL " DL_VERSION " rewrite " DL_REWRITE_ID;
 
-bool read(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return !in.bad();
-}
-
-/// Writes `text` to `path` through a temporary in the same directory (all or nothing).
-bool write(const std::string& path, const std::string& text) {
-  // The pid and the thread: two threads may write the same entry at once.
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!(out << text) || !out.flush()) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
-}
-
 std::string cwd() {
   std::vector<char> b(4096);
   return ::getcwd(b.data(), b.size()) ? std::string(b.data()) : std::string(".");
@@ -172,7 +148,7 @@ nlohmann::json dep_hashes(const std::string& deps_text, bool& ok) {
   for (std::string p; std::getline(in, p);) {
     if (p.empty()) continue;
     std::string text;
-    if (!read(p, text)) ok = false;
+    if (!read_file(p, text)) ok = false;
     out.push_back({{"path", p}, {"fnv", hex(fnv1a(text))}});
   }
   return out;
@@ -182,14 +158,14 @@ nlohmann::json dep_hashes(const std::string& deps_text, bool& ok) {
 bool lookup(const std::string& base, const std::string& source, const std::string& opts,
             AutoRewrite& r) {
   std::string text;
-  if (!read(base + ".json", text)) return false;
+  if (!read_file(base + ".json", text)) return false;
   const auto j = nlohmann::json::parse(text, nullptr, false);
   if (!j.is_object() || j.value("format", 0) != 1 || j.value("dl", "") != kIdentity ||
       j.value("options", "") != opts || j.value("source", "") != source)
     return false;
   for (const auto& d : j.value("deps", nlohmann::json::array())) {
     std::string t;
-    if (!d.is_object() || !read(d.value("path", ""), t) || hex(fnv1a(t)) != d.value("fnv", ""))
+    if (!d.is_object() || !read_file(d.value("path", ""), t) || hex(fnv1a(t)) != d.value("fnv", ""))
       return false;  // an included file changed (or is gone): rewrite again
   }
   r.report = j.value("report", "");
@@ -197,7 +173,7 @@ bool lookup(const std::string& base, const std::string& source, const std::strin
     r.why = j.value("why", "dl-annotate failed") + " (cached)";
     return true;
   }
-  if (!read(base + ".cl", r.source)) return false;
+  if (!read_file(base + ".cl", r.source)) return false;
   r.ok = true;
   return true;
 }
@@ -271,13 +247,13 @@ AutoRewrite auto_rewrite(const std::string& source, const std::string& build_opt
       if (!a.empty()) argv.push_back(a);
   }
   std::string why;
-  int status = write(in, source) ? run_child(argv, log, why) : -1;
+  int status = write_file(in, source) ? run_child(argv, log, why) : -1;
   if (status < 0 && why.empty()) why = "cannot write " + in;
   std::string log_text, deps_text;
-  read(log, log_text);
-  read(deps, deps_text);
-  read(rep, r.report);
-  if (status == 0 && read(out, r.source)) {
+  read_file(log, log_text);
+  read_file(deps, deps_text);
+  read_file(rep, r.report);
+  if (status == 0 && read_file(out, r.source)) {
     r.ok = true;
   } else {
     r.why = status > 0 ? "dl-annotate failed (exit status " + std::to_string(status) +
@@ -291,8 +267,8 @@ AutoRewrite auto_rewrite(const std::string& source, const std::string& build_opt
                    {"ok", r.ok},           {"why", r.why},
                    {"report", r.report},   {"deps", dep_hashes(deps_text, deps_ok)},
                    {"log", log_text}};
-  if (deps_ok && status >= 0 && (!r.ok || write(base + ".cl", r.source)))
-    write(base + ".json", j.dump(1) + "\n");
+  if (deps_ok && status >= 0 && (!r.ok || write_file(base + ".cl", r.source)))
+    write_file(base + ".json", j.dump(1) + "\n");
   for (const auto& f : {in, out, rep, deps, log}) std::remove(f.c_str());
   ::rmdir(work.c_str());
   return done();

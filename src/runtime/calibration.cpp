@@ -15,6 +15,8 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
 
 namespace dl::rt {
 namespace {
@@ -37,15 +39,6 @@ __kernel void dl_probe_asta(__global const float* p, __global float* out, uint l
   out[i] = p[b] * 2.0f + p[b + 9 * t];
 }
 )CL";
-
-std::string device_string(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  real().clGetDeviceInfo(d, what, 0, nullptr, &n);
-  std::string s(n, '\0');
-  if (n) real().clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
 
 constexpr const char* kCacheFile = "calibration.json";
 
@@ -222,6 +215,15 @@ double DeviceProfile::to_aos_ns(std::size_t bytes) const {
   return 2.0 * static_cast<double>(bytes) / to_aos_bytes_per_ns;
 }
 
+std::string device_string(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  real().clGetDeviceInfo(d, what, 0, nullptr, &n);
+  std::string s(n, '\0');
+  if (n) real().clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
 std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
@@ -248,17 +250,34 @@ nlohmann::json read_cache_file(const std::string& name) {
 bool write_cache_file(const std::string& name, const nlohmann::json& j) {
   const std::string dir = cache_dir(), path = dir + "/" + name;
   mkdirs(dir);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  if (write_file(path, j.dump(2) + "\n")) return true;
+  log().warn("cannot write DL's cache file {}", path);
+  return false;
+}
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return !in.bad();
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  // The pid and the thread: two threads may write the same path at once.
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
-    std::ofstream out(tmp);
-    out << j.dump(2) << "\n";
-    if (!out) {
-      log().warn("cannot write DL's cache file {}", path);
+    std::ofstream out(tmp, std::ios::binary);
+    if (!(out << text) || !out.flush()) {
       std::remove(tmp.c_str());
       return false;
     }
   }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
+  if (std::rename(tmp.c_str(), path.c_str()) == 0) return true;
+  std::remove(tmp.c_str());
+  return false;
 }
 
 void mkdirs(const std::string& path) {

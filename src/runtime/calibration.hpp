@@ -45,6 +45,14 @@ nlohmann::json read_cache_file(const std::string& name);
 /// Writes `j` to cache file `name` at once (a temporary file renamed over it: a reader
 /// sees the old or the new whole); false with a warning when it cannot.
 bool write_cache_file(const std::string& name, const nlohmann::json& j);
+/// The bytes of file `path` into `out`; false when it cannot be read.
+bool read_file(const std::string& path, std::string& out);
+/// Writes `text` to `path` through a temporary in the same directory renamed over it (a
+/// reader sees the old or the new whole, also while other threads or processes write
+/// the same path); false when it cannot.
+bool write_file(const std::string& path, const std::string& text);
+/// A string property of a device (name, driver version, ...); empty when unknown.
+std::string device_string(cl_device_id d, cl_device_info what);
 /// What identifies a device's measurements: name | driver version | DL version.
 std::string device_key(cl_device_id d);
 
