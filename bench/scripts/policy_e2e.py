@@ -154,8 +154,8 @@ def main():
     ap.add_argument("--device", default="",
                     help="the device's name for the results, where no calibration names it")
     ap.add_argument("--modes", default="",
-                    help="the DL modes to run (comma-separated: always,auto and, with "
-                         "--zero-touch, zero_touch_always,zero_touch); default all")
+                    help="the DL modes to run (comma-separated: always,auto,auto_uncached "
+                         "and, with --zero-touch, zero_touch_always,zero_touch); default all")
     ap.add_argument("--zero-touch", default="",
                     help="directory for the original kernels: adds the dl-run --auto modes")
     o = ap.parse_args()
@@ -183,7 +183,10 @@ def main():
         os.remove(os.path.join(env["DL_CACHE_DIR"], "experience.json"))
     except OSError:
         pass
-    modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun])]
+    modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun]),
+             # The default policy with DL's programs and plans made in every run (no
+             # on-disk caches, docs/runtime.md "On-disk caches").
+             ("auto_uncached", ["env", "DL_CACHE_MIB=0", dlrun])]
     zdir = os.path.abspath(o.zero_touch) if o.zero_touch else ""
     if zdir:
         zero_touch_dir(build, zdir)

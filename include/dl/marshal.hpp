@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -103,6 +104,20 @@ struct MarshalOptions {
   Prefer three_pass = Prefer::Device;
   /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").
   std::string build_options;
+  /// Builds a marshaling program in place of clCreateProgramWithSource + clBuildProgram
+  /// (the interposer passes one that keeps program binaries on disk): the built program,
+  /// or null with the build log in `*log`. Empty: built from source on every Marshaler.
+  std::function<cl_program(cl_context, cl_device_id, const std::vector<const char*>& sources,
+                           const std::string& options, std::string* log)>
+      build_program;
+  /// Keep host-side plans (the segment tables of DA <-> ASTA conversions) beyond the
+  /// process (the interposer keeps them in a directory of its cache): `load_plan(key,
+  /// use)` calls `use` with the bytes saved under `key`, if any, and returns what `use`
+  /// returned (whether they made a plan: checked for bounds, not walked again);
+  /// `save_plan(key, bytes)` saves them. Empty: every Marshaler makes its plans.
+  std::function<bool(const std::string& key, const std::function<bool(const std::string&)>& use)>
+      load_plan;
+  std::function<void(const std::string& key, const std::string& bytes)> save_plan;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).
   std::size_t scratch_padding = 0;
 };

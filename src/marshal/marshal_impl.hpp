@@ -100,6 +100,11 @@ struct SegPlan {
 SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool whole,
                       std::size_t minitile_bytes, std::size_t budget, std::size_t fixed_length);
 
+/// A plan as bytes (for MarshalOptions::save_plan), and back: false when `bytes` are not
+/// a plan of a permutation of `count` minitiles (malformed, or a segment out of bounds).
+std::string serialize(const SegPlan& plan);
+bool parse_seg_plan(const std::string& bytes, std::uint64_t count, SegPlan* plan);
+
 /// One chunk of a tail shift, in units relative to the marshaled region.
 struct ShiftChunks {
   std::vector<cl_ulong4> chunks;                               // (src, len, dst, save offset)
@@ -163,6 +168,9 @@ struct Marshaler::Impl {
   std::string program_options(unsigned unit) const;
   /// Compiles the marshaling program with `options` (no lock needed).
   cl_int build(const std::string& options, cl_program* out, std::string* log) const;
+  /// clCreateProgramWithSource + clBuildProgram: the program, or null with the log.
+  cl_program build_from_source(const std::vector<const char*>& sources, const std::string& options,
+                               std::string* log) const;
   /// The cached program for `unit` (built on a miss); called with `mu` held.
   cl_int program(unsigned unit, cl_program* out, std::string* log);
   cl_int kernel(unsigned unit, const std::string& name, cl_kernel* out, std::string* log);

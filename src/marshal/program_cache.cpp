@@ -25,27 +25,40 @@ std::string Marshaler::Impl::program_options(unsigned unit) const {
 }
 
 cl_int Marshaler::Impl::build(const std::string& options, cl_program* out, std::string* log) const {
-  const char* sources[] = {kernels::dl_index,      kernels::copy_map,       kernels::tile_local,
-                           kernels::tile_instance, kernels::tile_transpose, kernels::tail_shift,
-                           kernels::transpose3,    kernels::tile_square};
-  cl_int err = CL_SUCCESS;
-  cl_program prog = api->clCreateProgramWithSource(ctx, sizeof(sources) / sizeof(sources[0]),
-                                                   sources, nullptr, &err);
-  if (err != CL_SUCCESS) return err;
-  err = api->clBuildProgram(prog, 1, &dev, options.c_str(), nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    std::size_t len = 0;
-    api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
-    std::string text(len, '\0');
-    api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, text.data(), nullptr);
+  const std::vector<const char*> sources = {
+      kernels::dl_index,       kernels::copy_map,   kernels::tile_local, kernels::tile_instance,
+      kernels::tile_transpose, kernels::tail_shift, kernels::transpose3, kernels::tile_square};
+  std::string text;
+  cl_program prog = opt.build_program ? opt.build_program(ctx, dev, sources, options, &text)
+                                      : build_from_source(sources, options, &text);
+  if (!prog) {
     dl::logger().warn("marshaling kernels failed to build ({}): {}", options, text);
     if (log) *log = text;
-    api->clReleaseProgram(prog);
     return CL_BUILD_PROGRAM_FAILURE;
   }
   dl::logger().debug("built marshaling kernels ({})", options);
   *out = prog;
   return CL_SUCCESS;
+}
+
+cl_program Marshaler::Impl::build_from_source(const std::vector<const char*>& sources,
+                                              const std::string& options, std::string* log) const {
+  cl_int err = CL_SUCCESS;
+  cl_program prog =
+      api->clCreateProgramWithSource(ctx, static_cast<cl_uint>(sources.size()),
+                                     const_cast<const char**>(sources.data()), nullptr, &err);
+  if (err != CL_SUCCESS) {
+    *log = "clCreateProgramWithSource failed (" + std::to_string(err) + ")";
+    return nullptr;
+  }
+  if (api->clBuildProgram(prog, 1, &dev, options.c_str(), nullptr, nullptr) == CL_SUCCESS)
+    return prog;
+  std::size_t len = 0;
+  api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+  log->assign(len, '\0');
+  api->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log->data(), nullptr);
+  api->clReleaseProgram(prog);
+  return nullptr;
 }
 
 cl_int Marshaler::Impl::program(unsigned unit, cl_program* out, std::string* log) {

@@ -28,9 +28,9 @@ Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::siz
   const std::size_t tail = detail::tail_extra_bytes(rec, unit, n, T);
   budget = budget > tail ? budget - tail : 0;
   const std::size_t length = fixed_length ? fixed_length : opt.segment_length;
-  std::string key = std::to_string(np) + ":" + std::to_string(T) + ":" + std::to_string(unit) +
-                    ":" + std::to_string(dir) + ":" + (whole ? "w" : "s") + ":" +
-                    std::to_string(budget) + ":" + std::to_string(length) + ":";
+  std::string key = "segments " + std::to_string(np) + ":" + std::to_string(T) + ":" +
+                    std::to_string(unit) + ":" + std::to_string(dir) + ":" + (whole ? "w" : "s") +
+                    ":" + std::to_string(budget) + ":" + std::to_string(length) + ":";
   for (auto e : st) key += std::to_string(e) + ",";
   auto it = seg_plans.find(key);
   if (it == seg_plans.end()) {
@@ -42,8 +42,18 @@ Marshaler::Impl::SegEntry* Marshaler::Impl::seg_plan(const Record& rec, std::siz
       seg_plans.erase(old);
     }
     SegEntry e;
-    e.plan = std::make_shared<const detail::SegPlan>(detail::make_seg_plan(
-        np, SlotTable(rec, unit), dir, whole, minitile, whole ? ~std::size_t(0) : budget, length));
+    const std::uint64_t count = np * st.size();
+    detail::SegPlan loaded;
+    if (opt.load_plan && opt.load_plan(key, [&](const std::string& bytes) {
+          return detail::parse_seg_plan(bytes, count, &loaded);
+        })) {
+      e.plan = std::make_shared<const detail::SegPlan>(std::move(loaded));
+    } else {
+      e.plan = std::make_shared<const detail::SegPlan>(
+          detail::make_seg_plan(np, SlotTable(rec, unit), dir, whole, minitile,
+                                whole ? ~std::size_t(0) : budget, length));
+      if (opt.save_plan) opt.save_plan(key, detail::serialize(*e.plan));
+    }
     it = seg_plans.emplace(key, std::move(e)).first;
   }
   SegEntry& e = it->second;

@@ -2,6 +2,8 @@
 // cycle of the minitile permutation once, then cut the cycles into segments of at most
 // L moves so every worker of the kernel gets a bounded, race-free piece of work.
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "marshal_impl.hpp"
@@ -112,6 +114,44 @@ SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool 
   plan.table.insert(plan.table.end(), whole_cycles.begin(), whole_cycles.end());
   plan.ok = true;
   return plan;
+}
+
+std::string serialize(const SegPlan& plan) {
+  std::string out = std::to_string(plan.ok) + " " + std::to_string(plan.nsave) + " " +
+                    std::to_string(plan.length) + " " + std::to_string(plan.cycles) + " " +
+                    std::to_string(plan.table.size()) + "\n";
+  const auto* bytes = reinterpret_cast<const char*>(plan.table.data());
+  out.append(bytes, plan.table.size() * sizeof(cl_ulong2));
+  return out;
+}
+
+bool parse_seg_plan(const std::string& bytes, std::uint64_t count, SegPlan* plan) {
+  const std::size_t eol = bytes.find('\n');
+  if (eol == std::string::npos) return false;
+  unsigned long long ok = 0, nsave = 0, length = 0, cycles = 0, size = 0;
+  char extra = 0;
+  if (std::sscanf(bytes.substr(0, eol).c_str(), "%llu %llu %llu %llu %llu%c", &ok, &nsave, &length,
+                  &cycles, &size, &extra) != 5 ||
+      ok > 1 || nsave > size || bytes.size() - eol - 1 != size * sizeof(cl_ulong2))
+    return false;
+  SegPlan p;
+  p.ok = ok == 1;
+  p.nsave = nsave;
+  p.length = length;
+  p.cycles = cycles;
+  p.table.resize(size);
+  std::memcpy(p.table.data(), bytes.data() + eol + 1, size * sizeof(cl_ulong2));
+  // Every segment inside the permutation, the moves no more than its positions: a plan
+  // that passes cannot make a kernel touch memory outside the buffer.
+  std::uint64_t moves = 0;
+  for (const cl_ulong2& e : p.table) {
+    const std::uint64_t len = e.s[1] & ~SegPlan::kOwnStart;
+    if (e.s[0] >= count || len == 0 || len > count || (length && len > length)) return false;
+    moves += len;
+    if (moves > count) return false;
+  }
+  *plan = std::move(p);
+  return true;
 }
 
 }  // namespace dl::detail

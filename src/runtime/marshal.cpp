@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "calibration.hpp"
+#include "disk_cache.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -32,6 +33,16 @@ cl_command_queue Runtime::own_queue(cl_context c) {
   return q;
 }
 
+namespace {
+
+/// A plan's identity in the cache: the marshaling library's sources (their hash,
+/// src/runtime/CMakeLists.txt) and the Marshaler's key of the plan.
+std::string plan_identity(const std::string& key) {
+  return "marshal " DL_MARSHAL_ID "\n" + key;
+}
+
+}  // namespace
+
 Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
   auto& m = marshalers[{c, d}];
   if (!m) {
@@ -41,6 +52,17 @@ Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
       o.three_pass = tp == "on"    ? MarshalOptions::Prefer::Always
                      : tp == "off" ? MarshalOptions::Prefer::Never
                                    : MarshalOptions::Prefer::Device;
+      o.build_program = build_program;
+      o.load_plan = [](const std::string& key, const std::function<bool(const std::string&)>& use) {
+        return plan_cache().load(plan_identity(key),
+                                 [&](const std::string& bytes, std::string* why) {
+                                   *why = "its bytes are not a plan of this conversion";
+                                   return use(bytes);
+                                 });
+      };
+      o.save_plan = [](const std::string& key, const std::string& bytes) {
+        plan_cache().store(plan_identity(key), bytes);
+      };
       m = std::make_unique<Marshaler>(c, d, &real(), o);
     } catch (const std::exception& e) {
       log().warn("no marshaler for the device: {}", e.what());

@@ -12,6 +12,7 @@
 
 #include "auto_rewrite.hpp"
 #include "calibration.hpp"
+#include "disk_cache.hpp"
 #include "policy.hpp"
 #include "programs.hpp"
 #include "runtime.hpp"
@@ -77,15 +78,6 @@ std::shared_ptr<ProgramState> find(cl_program p) {
   std::lock_guard<std::mutex> lock(rt.mutex);
   auto it = rt.programs.find(p);
   return it == rt.programs.end() ? nullptr : it->second;
-}
-
-std::string build_log(cl_program p, cl_device_id d) {
-  std::size_t n = 0;
-  real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-  std::string s(n, '\0');
-  if (n) real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr);
-  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
-  return s;
 }
 
 /// The shadow's options: the application's, the tile, argument info.
@@ -237,6 +229,11 @@ cl_program build_shadow(const ProgramState& ps, const std::vector<cl_device_id>&
   const bool forced = Runtime::get().controls.fault(fault);
   const auto ndev = static_cast<cl_uint>(devs.size());
   cl_int st = CL_SUCCESS;
+  if (!forced && !compile && devs.size() == 1) {  // the common case: through the cache
+    cl_program p = build_program(ps.context, devs[0], {ps.sources.at(0).c_str()}, opts, why);
+    if (!p && why->empty()) *why = "the build failed";
+    return p;
+  }
   cl_program p = create_shadow(ps, 0, &st);
   if (p && forced)
     st = CL_BUILD_PROGRAM_FAILURE;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "calibration.hpp"
+#include "disk_cache.hpp"
 #include "runtime.hpp"
 
 namespace dl::rt {
@@ -244,6 +245,15 @@ void Runtime::write_outputs() {
                    {"state_only", state_only}};
     r["kernels"] = ks;
     r["buffers"] = bs;
+    json caches = {{"mib", controls.DL_CACHE_MIB}};
+    for (const DiskCache* dc : {&program_cache(), &plan_cache()}) {
+      const DiskCacheStats s = dc->stats();
+      caches[dc->kind()] = {{"loaded", s.loaded},
+                            {"stored", s.stored},
+                            {"rejected", s.rejected},
+                            {"evicted", s.evicted}};
+    }
+    r["disk_cache"] = caches;
     if (controls.DL_AUTO) {
       json a = json::array();
       for (const auto& x : auto_rewrites) {

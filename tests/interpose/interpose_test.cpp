@@ -1,7 +1,12 @@
 // Runs dl_hook_app natively and under libdl_interpose.so (LD_PRELOAD and OpenCL layer
 // modes) as child processes; the bytes the application reads must be identical and the
 // run report must show the marshals each hook semantic implies.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <regex>
 #include <set>
+#include <string_view>
 
 #include "run_app.hpp"
 
@@ -246,6 +251,139 @@ TEST(Controls, MalformedValuesWarnAndKeepDefaults) {
   expect_same("basic", r);
   EXPECT_NE(r.log.find("DL_TILE='4294967296'"), std::string::npos) << r.log;
   EXPECT_EQ(total(r, "transformed_launches"), 5u);
+}
+
+// DL's on-disk caches (docs/runtime.md, "On-disk caches"): a run loads the program
+// binaries and conversion plans an earlier run made, a damaged entry is made again, and
+// the application's bytes never change. two_layouts converts to ASTA (barrier-sync) and
+// to DA (segmented, with a segment table planned on the host).
+class DiskCaches : public ::testing::Test {
+ protected:
+  const std::string dir =
+      kTmp + "/disk-cache-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  void SetUp() override { std::filesystem::remove_all(dir); }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  Result go(const std::string& env = "") {
+    Result r = run("two_layouts", "preload", "DL_CACHE_DIR='" + dir + "' " + env);
+    expect_same("two_layouts", r);
+    EXPECT_EQ(total(r, "marshals"), 7u);
+    return r;
+  }
+  static std::uint64_t stat(const Result& r, const char* kind, const char* key) {
+    if (!r.report.contains("disk_cache") || !r.report["disk_cache"].contains(kind))
+      return ~std::uint64_t(0);
+    return r.report["disk_cache"][kind].value(key, ~std::uint64_t(0));
+  }
+  std::vector<std::filesystem::path> entries(const char* kind) const {
+    std::vector<std::filesystem::path> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/" + kind, ec))
+      if (e.path().extension() == ".bin") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+TEST_F(DiskCaches, SecondRunLoadsWhatTheFirstMade) {
+  Result first = go();
+  // The transformed program, its 64-bit build, the marshaling programs; the plans of the
+  // segmented conversions to DA and back.
+  for (const char* kind : {"programs", "plans"}) {
+    EXPECT_EQ(stat(first, kind, "loaded"), 0u) << kind;
+    EXPECT_GE(stat(first, kind, "stored"), 2u) << kind << first.report["disk_cache"].dump();
+    EXPECT_EQ(entries(kind).size(), stat(first, kind, "stored")) << kind;
+  }
+  Result second = go();
+  for (const char* kind : {"programs", "plans"}) {
+    EXPECT_EQ(stat(second, kind, "loaded"), stat(first, kind, "stored")) << kind;
+    EXPECT_EQ(stat(second, kind, "stored"), 0u) << kind;
+    EXPECT_EQ(stat(second, kind, "rejected"), 0u) << kind;
+  }
+}
+
+TEST_F(DiskCaches, DamagedEntriesAreMadeAgain) {
+  go();
+  const std::regex checksum("[0-9]+ [0-9a-f]{16}");
+  std::size_t damaged = 0;
+  for (const char* kind : {"programs", "plans"}) {
+    const auto files = entries(kind);
+    ASSERT_GE(files.size(), 2u) << kind;
+    for (std::size_t i = 0; i < files.size(); ++i, ++damaged) {
+      std::string bytes = slurp(files[i].string());
+      // The header, the payload's length and hash, the payload. The first entry loses
+      // half its bytes (a driver given them may abort: DL must not give them); the others
+      // hold garbage under a checksum that vouches for it, which the driver refuses and
+      // which does not parse as a plan.
+      std::size_t line = 0;
+      while (!std::regex_match(bytes.substr(line, bytes.find('\n', line) - line), checksum))
+        line = bytes.find('\n', line) + 1;
+      const std::size_t payload = bytes.find('\n', line) + 1;
+      ASSERT_LT(payload, bytes.size());
+      if (i == 0) {
+        bytes.resize(bytes.size() / 2);
+      } else {
+        const std::string garbage(bytes.size() - payload, 'x');
+        char hash[17];
+        std::snprintf(hash, sizeof hash, "%016llx",
+                      static_cast<unsigned long long>(std::hash<std::string_view>{}(garbage)));
+        bytes =
+            bytes.substr(0, line) + std::to_string(garbage.size()) + " " + hash + "\n" + garbage;
+      }
+      std::ofstream(files[i], std::ios::binary) << bytes;
+    }
+  }
+  Result r = go("DL_LOG_LEVEL=info");
+  EXPECT_NE(r.log.find("do not match their header and checksum"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("the driver refused it"), std::string::npos) << r.log;
+  const std::size_t programs = entries("programs").size(), plans = entries("plans").size();
+  EXPECT_EQ(programs + plans, damaged);
+  EXPECT_EQ(stat(r, "programs", "loaded"), 0u);
+  EXPECT_EQ(stat(r, "programs", "rejected"), programs);
+  EXPECT_EQ(stat(r, "programs", "stored"), programs);
+  EXPECT_EQ(stat(r, "plans", "loaded"), 0u);
+  EXPECT_EQ(stat(r, "plans", "rejected"), plans);
+  EXPECT_EQ(stat(r, "plans", "stored"), plans);
+  EXPECT_NE(r.log.find("not a plan of this conversion"), std::string::npos) << r.log;
+  Result again = go();  // what was made again loads
+  EXPECT_EQ(stat(again, "programs", "loaded"), programs);
+  EXPECT_EQ(stat(again, "plans", "loaded"), plans);
+  EXPECT_EQ(stat(again, "plans", "stored"), 0u);
+}
+
+TEST_F(DiskCaches, ZeroSizeKeepsNothing) {
+  Result r = go("DL_CACHE_MIB=0");
+  for (const char* kind : {"programs", "plans"}) {
+    EXPECT_EQ(stat(r, kind, "stored"), 0u);
+    EXPECT_EQ(stat(r, kind, "loaded"), 0u);
+    EXPECT_TRUE(entries(kind).empty());
+  }
+}
+
+TEST_F(DiskCaches, LeastRecentlyUsedGoPastTheSize) {
+  // Three old entries of 400 KiB fill most of a 1 MiB cache of programs: storing this
+  // run's binaries takes it past 1 MiB, and the old ones go first. (PoCL's marshaling
+  // programs, 2 MB, are larger than the whole cache: not kept.)
+  std::filesystem::create_directories(dir + "/programs");
+  const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
+  for (int i = 0; i < 3; ++i) {
+    const std::string f = dir + "/programs/old" + std::to_string(i) + ".bin";
+    std::ofstream(f, std::ios::binary) << std::string(400 << 10, 'o');
+    std::filesystem::last_write_time(f, old);
+  }
+  Result r = go("DL_CACHE_MIB=1");
+  EXPECT_GE(stat(r, "programs", "stored"), 1u);
+  EXPECT_GE(stat(r, "programs", "evicted"), 2u);
+  std::uintmax_t total = 0;
+  std::size_t olds = 0;
+  for (const auto& f : entries("programs")) {
+    total += std::filesystem::file_size(f);
+    olds += f.filename().string().rfind("old", 0) == 0;
+  }
+  EXPECT_LE(total, std::uintmax_t(1) << 20);
+  EXPECT_LE(olds, 1u);
+  EXPECT_EQ(entries("programs").size() + stat(r, "programs", "evicted"),
+            3 + stat(r, "programs", "stored"));
 }
 
 }  // namespace
