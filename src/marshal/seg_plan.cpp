@@ -28,8 +28,10 @@ SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool 
   const Next next{np, st, dir};
   const std::uint64_t count = np * st.units();
 
-  // Pass 1: cycle lengths (histogram), fixed points skipped.
+  // The one walk of every position: each cycle's smallest position and its length
+  // (fixed points skipped), in increasing order of the start; their histogram.
   std::vector<bool> seen(count, false);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> cycles;
   std::map<std::uint64_t, std::uint64_t> lengths;
   SegPlan plan;
   for (std::uint64_t s = 0; s < count; ++s) {
@@ -40,10 +42,12 @@ SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool 
       ++c;
     }
     if (c > 1) {
+      cycles.emplace_back(s, c);
       ++lengths[c];
       ++plan.cycles;
     }
   }
+  seen = std::vector<bool>();
   auto cost = [&](std::size_t L, std::size_t* nseg, std::size_t* nsave) {
     std::size_t segs = 0, saves = 0;
     for (const auto& [c, k] : lengths) {
@@ -81,17 +85,10 @@ SegPlan make_seg_plan(std::uint64_t np, const SlotTable& st, unsigned dir, bool 
   plan.table.reserve(nseg);
   plan.nsave = nsave;
 
-  // Pass 2: emit cut segments first (they own scratch slots), whole cycles after.
+  // Cut segments first (they own scratch slots), whole cycles after; only the cut cycles
+  // are walked again.
   std::vector<cl_ulong2> whole_cycles;
-  std::fill(seen.begin(), seen.end(), false);
-  for (std::uint64_t s = 0; s < count; ++s) {
-    if (seen[s]) continue;
-    std::uint64_t c = 0;
-    for (std::uint64_t p = s; !seen[p]; p = next(p)) {
-      seen[p] = true;
-      ++c;
-    }
-    if (c <= 1) continue;
+  for (const auto& [s, c] : cycles) {
     if (L == 0 || c <= L) {
       cl_ulong2 e;
       e.s[0] = s;
