@@ -337,6 +337,58 @@ void two_queues(Ctx& c) {  // one buffer used from two in-order queues, ordered 
   cl.clReleaseMemObject(m);
 }
 
+void two_devices(Ctx& c) {  // one context of two devices; one buffer used on both
+  cl_device_id devs[2] = {};
+  cl_uint nd = 0;
+  CHECK(cl.clGetDeviceIDs(c.platform, CL_DEVICE_TYPE_ALL, 2, devs, &nd));
+  if (nd < 2) {
+    std::fprintf(stderr, "two_devices needs two devices (PoCL: POCL_DEVICES='pthread basic')\n");
+    std::exit(3);
+  }
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = cl.clCreateContext(nullptr, 2, devs, nullptr, nullptr, &err);
+  CHECK(err);
+  const std::string src = read_file(std::getenv("DL_TEST_KERNELS"));
+  const char* s = src.c_str();
+  cl_program prog = cl.clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
+  CHECK(err);
+  CHECK(cl.clBuildProgram(prog, 2, devs, nullptr, nullptr, nullptr));
+  cl_command_queue q[2];
+  for (int d = 0; d < 2; ++d) {
+    q[d] = cl.clCreateCommandQueueWithProperties(ctx, devs[d], nullptr, &err);
+    CHECK(err);
+  }
+  Ctx two = c;  // the helpers, on the two-device context
+  two.context = ctx;
+  two.program = prog;
+  auto v = make_particles(N, 13);
+  cl_mem m = buffer(two, v);
+  cl_kernel adv = kernel(two, "advance"), sc = kernel(two, "scale");
+  // ASTA on device 0, ASTA on device 1, DA on device 0, ASTA on device 1: each launch
+  // waits for the last, on the other device's queue.
+  cl_event e[4] = {};
+  step(two, adv, m, N, 0.01f, q[0], 0, nullptr, &e[0]);
+  step(two, adv, m, N, 0.02f, q[1], 1, &e[0], &e[1]);
+  const float f = 1.5f;
+  CHECK(cl.clSetKernelArg(sc, 0, sizeof m, &m));
+  CHECK(cl.clSetKernelArg(sc, 1, sizeof f, &f));
+  const std::size_t g = N;
+  CHECK(cl.clEnqueueNDRangeKernel(q[0], sc, 1, nullptr, &g, nullptr, 1, &e[1], &e[2]));
+  step(two, adv, m, N, 0.03f, q[1], 1, &e[2], &e[3]);
+  std::vector<Particle> r(N);
+  std::memset(r.data(), 0xA5, sizeof(Particle) * N);
+  CHECK(cl.clEnqueueReadBuffer(q[0], m, CL_TRUE, 0, N * sizeof(Particle), r.data(), 1, &e[3],
+                               nullptr));
+  c.keep(r.data(), N * sizeof(Particle));
+  for (cl_event x : e) cl.clReleaseEvent(x);
+  cl.clReleaseKernel(adv);
+  cl.clReleaseKernel(sc);
+  cl.clReleaseMemObject(m);
+  for (cl_command_queue x : q) cl.clReleaseCommandQueue(x);
+  cl.clReleaseProgram(prog);
+  cl.clReleaseContext(ctx);
+}
+
 void threads(Ctx& c) {  // several host threads, each with its kernel, buffer and queue
   constexpr int kThreads = 4;
   std::vector<std::vector<Particle>> res(kThreads, std::vector<Particle>(N));
@@ -416,6 +468,7 @@ Scenarios all_scenarios() {
       {"out_of_order", out_of_order},
       {"threads", threads},
       {"two_queues", two_queues},
+      {"two_devices", two_devices},
       {"errors", errors},
       {"linked", linked},
   };

@@ -132,6 +132,24 @@ TEST(Interpose, DlopenApplicationInPreloadModeIsPassThrough) {
   EXPECT_EQ(total(r, "marshals"), 0u);
 }
 
+// One context of two devices (PoCL: two pthread devices), one buffer used by kernels on
+// both, each launch waiting for the last on the other device's queue: every conversion
+// runs on the queue of the launch that needs it, after the other device's last user.
+TEST(Interpose, TwoDevicesOneContext) {
+  const std::string two = "POCL_DEVICES='pthread pthread'";
+  Result native_two = run("two_devices", "native", two);
+  ASSERT_EQ(native_two.status, 0) << native_two.log;
+  for (const char* policy : {"always", "auto"}) {
+    Result r = run("two_devices", "both", two + " DL_POLICY=" + policy);
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_TRUE(r.output == native_two.output) << policy << ": bytes differ\n" << r.log;
+    if (std::string(policy) == "always") {
+      EXPECT_EQ(total(r, "transformed_launches"), 4u) << r.report.dump(2);
+      EXPECT_GE(total(r, "marshals"), 4u);  // ASTA, DA, ASTA, AoS for the read
+    }
+  }
+}
+
 TEST(Interpose, DisableIsPassThrough) {
   Result r = run("basic", "preload", "DL_DISABLE=1");
   expect_same("basic", r);
