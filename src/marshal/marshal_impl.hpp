@@ -249,6 +249,9 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err);
 /// within `limit_units`; 0 when not even two slots fit.
 std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std::size_t z,
                          std::size_t T);
+/// The same for the device's local memory budget and limit in units of `unit` bytes.
+std::size_t square_block(const DeviceLimits& lim, const MarshalOptions& opt, std::size_t unit,
+                         std::size_t z, std::size_t T);
 
 }  // namespace detail
 }  // namespace dl

@@ -34,6 +34,11 @@ std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std:
   return b;
 }
 
+std::size_t square_block(const DeviceLimits& lim, const MarshalOptions& opt, std::size_t unit,
+                         std::size_t z, std::size_t T) {
+  return square_block(tile_local_budget(lim, opt) / unit, tile_local_limit(lim) / unit, z, T);
+}
+
 cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
   const Layout& tiled = step.from.kind == LayoutKind::AoS ? step.to : step.from;
   const std::size_t T = tiled.kind == LayoutKind::DA ? job.n : tiled.tile;
@@ -42,8 +47,7 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
     return CL_INVALID_OPERATION;
   }
   const std::size_t z = job.ru / T;
-  const std::size_t B = square_block(tile_local_budget(job.m.lim, job.m.opt) / job.unit,
-                                     tile_local_limit(job.m.lim) / job.unit, z, T);
+  const std::size_t B = square_block(job.m.lim, job.m.opt, job.unit, z, T);
   if (B == 0) {
     *err = "square: two slots of " + std::to_string(z * job.unit) +
            " bytes do not fit the local memory budget";

@@ -103,8 +103,7 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
       if (w * w * z >= (std::size_t(1) << 31))
         return "square indexes the units of a tile with 32 bits (" + std::to_string(w) + " x " +
                std::to_string(w) + " slots of " + std::to_string(z) + " units)";
-      if (square_block(tile_local_budget(c.lim, c.opt) / c.unit, tile_local_limit(c.lim) / c.unit,
-                       z, w) == 0)
+      if (square_block(c.lim, c.opt, c.unit, z, w) == 0)
         return "square needs two slots (" + std::to_string(z * c.unit) +
                " bytes each) in the local memory budget";
       return {};
