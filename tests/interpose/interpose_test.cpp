@@ -1,6 +1,8 @@
 // Runs dl_hook_app natively and under libdl_interpose.so (LD_PRELOAD and OpenCL layer
 // modes) as child processes; the bytes the application reads must be identical and the
 // run report must show the marshals each hook semantic implies.
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -138,6 +140,8 @@ TEST(Interpose, DlopenApplicationInPreloadModeIsPassThrough) {
 TEST(Interpose, TwoDevicesOneContext) {
   const std::string two = "POCL_DEVICES='pthread pthread'";
   Result native_two = run("two_devices", "native", two);
+  if (WIFEXITED(native_two.status) && WEXITSTATUS(native_two.status) == 3)
+    GTEST_SKIP() << "the platform shows fewer than two devices: " << native_two.log;
   ASSERT_EQ(native_two.status, 0) << native_two.log;
   for (const char* policy : {"always", "auto"}) {
     Result r = run("two_devices", "both", two + " DL_POLICY=" + policy);
@@ -353,7 +357,11 @@ TEST_F(DiskCaches, DamagedEntriesAreMadeAgain) {
   }
   Result r = go("DL_LOG_LEVEL=info");
   EXPECT_NE(r.log.find("do not match their header and checksum"), std::string::npos) << r.log;
-  EXPECT_NE(r.log.find("the driver refused it"), std::string::npos) << r.log;
+  // PoCL refuses the garbage when the program is made from it, NVIDIA's OpenCL when it is
+  // built.
+  EXPECT_TRUE(r.log.find("the driver refused it") != std::string::npos ||
+              r.log.find("its build failed") != std::string::npos)
+      << r.log;
   const std::size_t programs = entries("programs").size(), plans = entries("plans").size();
   EXPECT_EQ(programs + plans, damaged);
   EXPECT_EQ(stat(r, "programs", "loaded"), 0u);
