@@ -117,8 +117,9 @@ std::string serialize(const SegPlan& plan) {
   std::string out = std::to_string(plan.ok) + " " + std::to_string(plan.nsave) + " " +
                     std::to_string(plan.length) + " " + std::to_string(plan.cycles) + " " +
                     std::to_string(plan.table.size()) + "\n";
-  const auto* bytes = reinterpret_cast<const char*>(plan.table.data());
-  out.append(bytes, plan.table.size() * sizeof(cl_ulong2));
+  if (!plan.table.empty())
+    out.append(reinterpret_cast<const char*>(plan.table.data()),
+               plan.table.size() * sizeof(cl_ulong2));
   return out;
 }
 
@@ -137,7 +138,7 @@ bool parse_seg_plan(const std::string& bytes, std::uint64_t count, SegPlan* plan
   p.length = length;
   p.cycles = cycles;
   p.table.resize(size);
-  std::memcpy(p.table.data(), bytes.data() + eol + 1, size * sizeof(cl_ulong2));
+  if (size) std::memcpy(p.table.data(), bytes.data() + eol + 1, size * sizeof(cl_ulong2));
   // Every segment inside the permutation, the moves no more than its positions: a plan
   // that passes cannot make a kernel touch memory outside the buffer.
   std::uint64_t moves = 0;
