@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 #include "runtime.hpp"
 
@@ -22,6 +23,13 @@ struct Use {
 /// rectangle (pitches 0 take their defaults).
 Use rect_use(cl_mem m, const size_t* origin, const size_t* region, size_t row_pitch,
              size_t slice_pitch, bool writes = false);
+
+/// clEnqueueWriteBuffer of a whole buffer its kernels keep in ASTA: written in chunks,
+/// each converted as it lands (uploads.cpp). The call's status, or nothing when the write
+/// is not split (the caller then enqueues it as usual).
+std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
+                                   size_t size, const void* ptr, cl_uint nw, const cl_event* wl,
+                                   cl_event* ev);
 
 /// What the command did to the content marks of its buffers. `sure`: it was enqueued
 /// and waits on no event that may fail (so it runs).

@@ -59,6 +59,8 @@ void Runtime::retire(BufferState& b) {
   o.to_target += s.to_target;
   o.to_aos += s.to_aos;
   o.state_only += s.state_only;
+  o.uploads += s.uploads;
+  o.upload_chunks += s.upload_chunks;
   o.algorithms.insert(s.algorithms.begin(), s.algorithms.end());
   o.layouts.insert(s.layouts.begin(), s.layouts.end());
   o.kernels.insert(s.kernels.begin(), s.kernels.end());
@@ -74,6 +76,8 @@ nlohmann::json buffer_row(const BufferStats& s) {
           {"to_target", s.to_target},
           {"to_aos", s.to_aos},
           {"state_only", s.state_only},
+          {"uploads", s.uploads},
+          {"upload_chunks", s.upload_chunks},
           {"bytes", s.bytes},
           {"device_ns", s.device_ns},
           {"algorithms", json_list(s.algorithms)},
@@ -231,9 +235,11 @@ void Runtime::write_outputs() {
     r["policy"] = policy_report();
     json bs = json::array();
     std::uint64_t marshals = other_buffers.marshals, bytes = other_buffers.bytes,
-                  mns = other_buffers.device_ns, state_only = other_buffers.state_only;
+                  mns = other_buffers.device_ns, state_only = other_buffers.state_only,
+                  uploads = other_buffers.uploads;
     for (const auto& [id, s] : buffer_stats) {
       state_only += s->state_only;
+      uploads += s->uploads;
       marshals += s->marshals;
       bytes += s->bytes;
       mns += s->device_ns;
@@ -242,7 +248,7 @@ void Runtime::write_outputs() {
     r["totals"] = {{"kernel_launches", launches}, {"transformed_launches", transformed},
                    {"fallbacks", fallbacks},      {"marshals", marshals},
                    {"marshal_bytes", bytes},      {"marshal_device_ns", mns},
-                   {"state_only", state_only}};
+                   {"state_only", state_only},    {"uploads", uploads}};
     r["kernels"] = ks;
     r["buffers"] = bs;
     json caches = {{"mib", controls.DL_CACHE_MIB}};

@@ -160,6 +160,7 @@ struct BufferStats {
   std::uint64_t marshals = 0, bytes = 0, device_ns = 0;
   std::uint64_t to_target = 0, to_aos = 0;
   std::uint64_t state_only = 0;  // layout changes that needed no conversion (content)
+  std::uint64_t uploads = 0, upload_chunks = 0;  // writes converted as they landed (uploads.cpp)
   std::set<std::string> algorithms, layouts, kernels;
 };
 
@@ -471,7 +472,7 @@ decltype(::clReleaseCommandQueue) clReleaseCommandQueue;
 decltype(::clEnqueueNDRangeKernel) clEnqueueNDRangeKernel;
 decltype(::clEnqueueTask) clEnqueueTask;
 decltype(::clEnqueueNativeKernel) clEnqueueNativeKernel;
-// transfers.cpp
+// transfers.cpp (whole writes of converted buffers: uploads.cpp)
 decltype(::clEnqueueReadBuffer) clEnqueueReadBuffer;
 decltype(::clEnqueueReadBufferRect) clEnqueueReadBufferRect;
 decltype(::clEnqueueWriteBuffer) clEnqueueWriteBuffer;

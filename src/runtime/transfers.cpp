@@ -66,6 +66,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking,
                             cl_event* ev) {
   return guarded(
       [&] {
+        if (auto st = split_upload(q, buffer, blocking, offset, size, ptr, nw, wl, ev)) return *st;
         return observe(q, {{buffer, offset, offset + size, true, true}}, nw, wl, ev, blocking,
                        [&](cl_uint n, const cl_event* w, cl_event* e, bool b) {
                          return real().clEnqueueWriteBuffer(q, buffer, b, offset, size, ptr, n, w,

@@ -285,6 +285,57 @@ void two_layouts(Ctx& c) {  // two kernels that want one buffer in ASTA and in D
   cl.clReleaseMemObject(m);
 }
 
+void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, between launches
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int err = CL_SUCCESS;
+  cl_command_queue ooo = cl.clCreateCommandQueueWithProperties(c.context, c.device, props, &err);
+  CHECK(err);
+  auto v = make_particles(N, 21);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  cl_event ran = nullptr;  // the last launch (a write on the other queue follows it)
+  step(c, k, m, N, 0.01f, c.queue, 0, nullptr, &ran);
+  for (int it = 0; it < 4; ++it) {
+    const auto w = make_particles(N, 30 + it);
+    const bool blocking = it % 2 == 0;
+    cl_command_queue q = it == 3 ? ooo : c.queue;
+    cl_event e = nullptr;
+    CHECK(cl.clEnqueueWriteBuffer(q, m, blocking ? CL_TRUE : CL_FALSE, 0, N * sizeof(Particle),
+                                  w.data(), 1, &ran, &e));
+    cl.clReleaseEvent(ran);
+    cl_command_type type = 0;
+    CHECK(cl.clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
+    c.keep(&type, sizeof type);
+    step(c, k, m, N, 0.01f * static_cast<float>(it + 2), c.queue, 1, &e, &ran);
+    CHECK(cl.clWaitForEvents(1, &e));
+    cl_int status = 1;
+    CHECK(cl.clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    c.keep(&status, sizeof status);
+    cl.clReleaseEvent(e);
+    if (it == 1) read_all(c, m, N);  // back to AoS: the next write is not converted
+  }
+  cl.clReleaseEvent(ran);
+  read_all(c, m, N);
+  // Slack bytes after the records the kernel converts, and a write read back at once.
+  const std::size_t bytes = (N - 37) * sizeof(Particle) + 100;
+  cl_mem s = plain(c, bytes);
+  std::vector<unsigned char> raw(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) raw[i] = static_cast<unsigned char>(i * 13 + 5);
+  const auto fresh = make_particles(N - 37, 40);
+  std::memcpy(raw.data(), fresh.data(), fresh.size() * sizeof(Particle));
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, s, CL_TRUE, 0, bytes, raw.data(), 0, nullptr, nullptr));
+  step(c, k, s, N - 37, 0.5f);
+  for (auto& x : raw) x = static_cast<unsigned char>(x ^ 0x5C);
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, s, CL_FALSE, 0, bytes, raw.data(), 0, nullptr, nullptr));
+  std::vector<unsigned char> back(bytes, 0xA5);
+  CHECK(cl.clEnqueueReadBuffer(c.queue, s, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr));
+  c.keep(back.data(), bytes);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+  cl.clReleaseMemObject(s);
+  cl.clReleaseCommandQueue(ooo);
+}
+
 void out_of_order(Ctx& c) {  // out-of-order queue, events, non-blocking reads
   cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   cl_int err = CL_SUCCESS;
@@ -466,6 +517,7 @@ Scenarios all_scenarios() {
       {"subbuffers", subbuffers},
       {"two_layouts", two_layouts},
       {"out_of_order", out_of_order},
+      {"uploads", uploads},
       {"threads", threads},
       {"two_queues", two_queues},
       {"two_devices", two_devices},

@@ -72,6 +72,41 @@ TEST_P(Hooks, OutOfOrderQueueNonBlockingReads) {
   EXPECT_EQ(total(r, "transformed_launches"), 3u);
 }
 
+// Converting during upload (docs/runtime.md): a whole write of a buffer advance keeps in
+// ASTA(4) lands in chunks of 100 records, each converted as it arrives; the application's
+// event is a write that completes, on in-order and out-of-order queues, and its bytes
+// never change.
+TEST_P(Hooks, UploadsConvertAsTheyLand) {
+  Result r = run("uploads", GetParam(), "DL_TILE=4 DL_UPLOAD_CHUNK=4800");
+  expect_same("uploads", r);
+  // Three writes of the 1000 records in ASTA (not the one after the read), one of the
+  // buffer with slack bytes.
+  EXPECT_EQ(total(r, "uploads"), 4u) << r.report.dump(2);
+  std::uint64_t chunks = 0;
+  for (const auto& b : r.report["buffers"]) chunks += b.value("upload_chunks", 0u);
+  EXPECT_EQ(chunks, 3u * 10 + 10) << r.report.dump(2);
+  // Writes not split: the launch after each converts instead.
+  Result plain = run("uploads", GetParam(), "DL_TILE=4 DL_UPLOAD_CHUNK=0");
+  expect_same("uploads", plain);
+  EXPECT_EQ(total(plain, "uploads"), 0u);
+  // Each upload takes the place of the launch's conversion after it, except the last
+  // one, read back at once: converted as it landed, then back to AoS for the read.
+  EXPECT_EQ(total(r, "marshals"), total(plain, "marshals") + 2) << plain.report.dump(2);
+}
+
+// A conversion of a split write that fails: the rest is converted in one, or, when that
+// fails too, the chunks done go back to AoS; the bytes never change.
+TEST(Uploads, FailedChunkConversionsFallBack) {
+  Result r = run("uploads", "preload", "DL_TILE=4 DL_UPLOAD_CHUNK=4800 DL_FAULT=upload");
+  expect_same("uploads", r);
+  EXPECT_EQ(total(r, "uploads"), 4u) << r.report.dump(2);
+  EXPECT_NE(r.log.find("stopped at record 100"), std::string::npos) << r.log;
+  r = run("uploads", "preload", "DL_TILE=4 DL_UPLOAD_CHUNK=4800 DL_FAULT=upload,upload_rest");
+  expect_same("uploads", r);
+  EXPECT_EQ(total(r, "uploads"), 0u) << r.report.dump(2);
+  EXPECT_NE(r.log.find("could not be converted"), std::string::npos) << r.log;
+}
+
 // In-order launches are tracked without events; another queue (and that queue's
 // release) must still order the marshal back after them.
 TEST_P(Hooks, TwoInOrderQueuesOrderedByEvents) {
