@@ -346,14 +346,14 @@ void Builder::read(int q, int b) {
   }
 }
 
-void Builder::write(int q, int b) {
+void Builder::write(int q, int b, bool whole) {
   const std::size_t sz = buf(b).size;
   Op& op = emit(OpKind::Write, q);
   op.buf = b;
   op.blocking = r_.chance(60);
   if (!op.event) op.event = r_.chance(30);
   op.seed = seeds_++;
-  if (r_.chance(50)) {
+  if (whole || r_.chance(50)) {
     op.off = 0;
     op.size = sz;
   } else {
@@ -499,9 +499,15 @@ void Builder::random_op(int q, const std::vector<int>& pool, bool read_only) {
       random_launch(q, b, pool, true);
     return;
   }
-  if (v < 40)
+  if (v < 40) {
     random_launch(q, b, pool);
-  else if (v < 60)
+    // The whole buffer written between two launches: the write DL converts as it lands
+    // under DL_UPLOAD_CHUNK.
+    if (r_.chance(25)) {
+      write(q, b, true);
+      random_launch(q, b, pool);
+    }
+  } else if (v < 60)
     read(q, b);
   else if (v < 70)
     write(q, b);

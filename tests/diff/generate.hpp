@@ -82,8 +82,8 @@ class Builder {
   void launch_dims(int q, int a, int cap, bool vary);
   /// A launch of a random form valid for a's shape; partners/outputs from `pool`.
   void random_launch(int q, int a, const std::vector<int>& pool, bool read_only = false);
-  void read(int q, int b);   // whole, partial or rect; blocking or not
-  void write(int q, int b);  // whole or partial; blocking or not
+  void read(int q, int b);                       // whole, partial or rect; blocking or not
+  void write(int q, int b, bool whole = false);  // whole or partial; blocking or not
   void fill(int q, int b);
   void copy(int q, int src, int dst);
   int map(int q, int b, MapKind kind);
