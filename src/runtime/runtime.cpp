@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -21,6 +22,15 @@ void at_exit() {
   // belong to the process DL was loaded into, as does the controller's experience (for
   // the next run).
   if (::getpid() != g_pid) return;
+  // A program the application runs (a shell, the linker an OpenCL implementation calls)
+  // inherits LD_PRELOAD and so loads DL, but never loads an OpenCL loader: it has nothing
+  // to report, and its outputs would replace the application's (a trace the application
+  // is still writing, truncated under it).
+  if (void* loader = ::dlopen("libOpenCL.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
+    ::dlclose(loader);
+  } else {
+    return;
+  }
   Runtime& rt = Runtime::get();
   if (rt.controls.profiling()) rt.write_outputs();
   save_experience();
@@ -52,7 +62,8 @@ void start() {
     log().set_level(spdlog::level::from_str(rt.controls.DL_LOG_LEVEL));
     for (const auto& e : errors) log().warn("{}", e);
     // The report, summary and trace are written at exit even when no OpenCL call went
-    // through DL (DL_DISABLE, or entry points DL does not see): they say so.
+    // through DL (DL_DISABLE, or entry points DL does not see): they say so. (Not by a
+    // process that never loaded an OpenCL loader: at_exit.)
     g_pid = ::getpid();
     if (rt.controls.profiling() || rt.controls.DL_POLICY == "auto") std::atexit(at_exit);
   });

@@ -336,6 +336,24 @@ void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, betwe
   cl.clReleaseCommandQueue(ooo);
 }
 
+void spawn(Ctx& c) {  // a program without OpenCL run between launches (it inherits LD_PRELOAD)
+  auto v = make_particles(N, 3);
+  cl_mem m = buffer(c, v);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, m, N, 0.01f);
+  CHECK(cl.clFinish(c.queue));
+  // Long enough for the completion callbacks to start DL's trace file.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  if (std::system("exec true") != 0) {
+    std::fprintf(stderr, "cannot run a shell\n");
+    std::exit(1);
+  }
+  step(c, k, m, N, 0.02f);
+  read_all(c, m, N);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(m);
+}
+
 void out_of_order(Ctx& c) {  // out-of-order queue, events, non-blocking reads
   cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   cl_int err = CL_SUCCESS;
@@ -518,6 +536,7 @@ Scenarios all_scenarios() {
       {"two_layouts", two_layouts},
       {"out_of_order", out_of_order},
       {"uploads", uploads},
+      {"spawn", spawn},
       {"threads", threads},
       {"two_queues", two_queues},
       {"two_devices", two_devices},

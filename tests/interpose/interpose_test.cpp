@@ -218,6 +218,22 @@ TEST_P(Trace, IsChromeJson) {
 }
 INSTANTIATE_TEST_SUITE_P(Interpose, Trace, ::testing::Values("DL_FAULT=", "DL_FAULT=late_profile"));
 
+// A program the application runs that loads no OpenCL (here a shell; PoCL runs the
+// linker the same way) inherits LD_PRELOAD and so loads DL: it must write nothing, or its
+// empty trace replaces the one the application is writing.
+TEST(Interpose, ChildProcessesLeaveTheOutputsAlone) {
+  const std::string trace = kTmp + "/trace_spawn_" + std::to_string(getpid()) + ".json";
+  Result r = run("spawn", "preload", "DL_TRACE='" + trace + "'");
+  expect_same("spawn", r);
+  EXPECT_EQ(total(r, "kernel_launches"), 2u);
+  auto t = nlohmann::json::parse(slurp(trace), nullptr, false);
+  ASSERT_TRUE(t.is_object()) << slurp(trace).substr(0, 400);
+  int kernels = 0;
+  for (const auto& e : t["traceEvents"]) kernels += e["ph"] == "X" && e["cat"] != "marshal";
+  EXPECT_EQ(kernels, 2);
+  std::remove(trace.c_str());
+}
+
 class Faults : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Faults, ResultsStayRight) {
