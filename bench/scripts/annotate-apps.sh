@@ -23,6 +23,9 @@ for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs kmeans pla
   "$annot" "$src" -o "$out/$app.cl" -- -I "$root/bench/apps/lbm" "${extra[@]}"
   echo "annotate-apps: $out/$app.cl"
 done
+# The kernel of dl-bench-upload (bench/upload).
+"$annot" "$root/bench/upload/upload.cl" -o "$root/bench/upload/upload.rewritten.cl"
+echo "annotate-apps: $root/bench/upload/upload.rewritten.cl"
 # The kernels of dl-bench-stage, staged in local memory (bench/stage).
 "$annot" --stage-local --Werror "$root/tests/annotate/stage/kernels.cl" -o "$root/bench/stage/staged.cl"
 echo "annotate-apps: $root/bench/stage/staged.cl"

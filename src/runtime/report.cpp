@@ -179,13 +179,16 @@ void Runtime::summary() {
                    controls.DL_POLICY.c_str(), (unsigned long long)k->kept_aos, k->policy.c_str());
     if (!k->offsets.empty()) std::fprintf(stderr, "[dl]     %s\n", k->offsets.c_str());
   }
-  for (const auto& [id, b] : buffer_stats)
+  for (const auto& [id, b] : buffer_stats) {
+    std::string extra;
+    if (b->state_only) extra += fmt::format(", {} without a conversion", b->state_only);
+    if (b->uploads)
+      extra += fmt::format(", {} as uploads landed ({} chunks)", b->uploads, b->upload_chunks);
     std::fprintf(stderr, "[dl]   buffer #%llu (%zu bytes): %llu marshals (%s; %s), %.3f ms%s\n",
                  (unsigned long long)b->id, b->size, (unsigned long long)b->marshals,
                  joined(b->layouts).c_str(), joined(b->algorithms).c_str(), b->device_ns / 1e6,
-                 b->state_only
-                     ? (", " + std::to_string(b->state_only) + " without a conversion").c_str()
-                     : "");
+                 extra.c_str());
+  }
   if (other_buffer_count)
     std::fprintf(stderr, "[dl]   %llu other released buffers: %llu marshals, %.3f ms\n",
                  (unsigned long long)other_buffer_count, (unsigned long long)other_buffers.marshals,

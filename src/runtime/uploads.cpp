@@ -121,6 +121,8 @@ class Upload {
     if (st == CL_SUCCESS) {
       writes_.list.push_back(e);
       written_ = hi;
+      if (rt_.controls.profiling())  // the trace shows how the conversions overlap them
+        rt_.profile(e, fmt::format("upload #{} write", b_.id), "transfer", q_, nullptr, nullptr);
     }
     return st;
   }
