@@ -13,6 +13,9 @@
 namespace dl::rt {
 namespace {
 
+/// The most chunks a write is split into (docs/runtime.md, "Converting during upload").
+constexpr std::uint64_t kMaxChunks = 16;
+
 /// Whether the kernels that converted `b` will want it converted again: under
 /// DL_POLICY=always they do; under auto, once the controller found that each of them pays.
 bool kernels_want_it(Runtime& rt, const BufferState& b) {
@@ -210,7 +213,11 @@ std::string unsplittable(Runtime& rt, BufferState& b, const QueueInfo& qi, std::
   if (!kernels_want_it(rt, b)) return "its kernels are not known to want it converted again";
   const std::size_t r = b.record.size(), tile = b.layout.tile;
   if (size < b.n * r) return "it does not replace every converted byte";
-  const std::size_t tiles = std::max<std::uint64_t>(1, rt.controls.DL_UPLOAD_CHUNK / (tile * r));
+  // At most kMaxChunks chunks: each costs a write and a launch, and the last conversion
+  // (1/kMaxChunks of the whole) is the part left exposed.
+  const std::uint64_t bytes =
+      std::max<std::uint64_t>(rt.controls.DL_UPLOAD_CHUNK, (b.n * r + kMaxChunks - 1) / kMaxChunks);
+  const std::size_t tiles = std::max<std::uint64_t>(1, bytes / (tile * r));
   chunk_records = tiles * tile;
   if (b.n <= chunk_records) return "it is not larger than one chunk (DL_UPLOAD_CHUNK)";
   return {};
