@@ -2,16 +2,18 @@
 """Converting during upload, measured: dl-bench-upload natively and under dl-run.
 
     bench/scripts/upload_bench.py --build BUILD --out results.json [--runs 5] [--mib 1024]
-                                  [--steps 10] [--chunks 4,16,64] [--pinned]
+                                  [--steps 20] [--chunks default] [--pinned]
 
 Each run (interleaved, in alternating order) starts dl-bench-upload natively, under
 `dl-run --policy always` with DL_UPLOAD_CHUNK=0 (the write replaces the buffer in AoS and
-the launch after it converts), and under `dl-run --policy always` with each chunk size
-(MiB) of --chunks (the write lands in chunks, each converted as it lands). The DL runs
-write a trace (DL_TRACE): from it, per step, the device time of the conversions and how
-much of it overlaps the step's transfer (from the first chunk's write to the last's end):
-`hidden` = overlapping conversion time / conversion time. The JSON holds every run's step
-times and the medians, the device, the date and the command.
+the launch after it converts), and under `dl-run --policy always` with each
+DL_UPLOAD_CHUNK of --chunks (MiB, or `default`: the write lands in chunks, each converted
+as it lands). These runs are timed without a trace; after them each DL mode runs once
+more with a trace (DL_TRACE), and from it, per step, the device time of the conversions
+and how much of it overlaps the step's transfer (from the first chunk's write to the
+last one's end): `hidden_fraction` = overlapping conversion time / conversion time, and
+`exposed_conversion_ms_per_step`, the conversion time outside the transfer. The JSON holds
+every run's step times and the medians, the device, the date and the command.
 """
 import argparse
 import datetime
@@ -73,38 +75,46 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--mib", type=int, default=1024)
-    ap.add_argument("--steps", type=int, default=10)
-    ap.add_argument("--chunks", default="4,16,64")
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--chunks", default="default")
     ap.add_argument("--pinned", action="store_true")
     a = ap.parse_args()
     app = os.path.join(a.build, "bench", "upload", "dl-bench-upload")
     dlrun = os.path.join(a.build, "src", "interpose", "dl-run")
     base = [app, "--mib", str(a.mib), "--steps", str(a.steps)] + (["--pinned"] if a.pinned else [])
-    modes = [("native", None), ("convert_at_launch", 0)] + [
-        (f"upload_chunk_{c}mib", int(c) << 20) for c in a.chunks.split(",")]
+    modes = [("native", None), ("convert_at_launch", "0")] + [
+        ("upload_chunk_" + c + ("" if c == "default" else "mib"),
+         "" if c == "default" else str(int(c) << 20)) for c in a.chunks.split(",")]
     tmp = tempfile.mkdtemp(prefix="dl-upload-")
     results = {m: {"runs": []} for m, _ in modes}
     device = None
+
+    def one(name, chunk, tag, trace=None):
+        js = os.path.join(tmp, f"{name}-{tag}.json")
+        if chunk is None:
+            run(base + ["--json", js], {})
+        else:
+            env = {"DL_UPLOAD_CHUNK": chunk} if chunk else {}
+            cmd = [dlrun, "--policy", "always"] + (["--trace", trace] if trace else [])
+            run(cmd + ["--"] + base + ["--json", js], env)
+        with open(js) as f:
+            return json.load(f)
+
     for r in range(a.runs):
         order = modes if r % 2 == 0 else list(reversed(modes))
         for name, chunk in order:
-            js = os.path.join(tmp, f"{name}-{r}.json")
-            if chunk is None:
-                run(base + ["--json", js], {})
-            else:
-                trace = os.path.join(tmp, f"{name}-{r}.trace.json")
-                run([dlrun, "--policy", "always", "--trace", trace, "--"] + base + ["--json", js],
-                    {"DL_UPLOAD_CHUNK": str(chunk)})
-            with open(js) as f:
-                j = json.load(f)
+            j = one(name, chunk, str(r))
             device = device or {k: j[k] for k in ("device", "driver", "platform")}
-            entry = {"step_ms": j["step_ms"], "kernel_ms": j["kernel_ms"],
-                     "plain_write_wall_ms": j["plain_write_wall_ms"],
-                     "plain_write_device_ms": j["plain_write_device_ms"]}
-            if chunk is not None:
-                entry["trace_steps"] = analyse(trace)
-            results[name]["runs"].append(entry)
+            results[name]["runs"].append(
+                {"step_ms": j["step_ms"], "kernel_ms": j["kernel_ms"],
+                 "plain_write_wall_ms": j["plain_write_wall_ms"],
+                 "plain_write_device_ms": j["plain_write_device_ms"]})
             print(f"run {r} {name}: step {statistics.median(j['step_ms']):.2f} ms", flush=True)
+    for name, chunk in modes:
+        if chunk is not None:
+            trace = os.path.join(tmp, f"{name}.trace.json")
+            j = one(name, chunk, "traced", trace)
+            results[name]["traced_run"] = {"step_ms": j["step_ms"], "steps": analyse(trace)}
     for name, _ in modes:
         runs = results[name]["runs"]
         res = results[name]
@@ -112,7 +122,7 @@ def main():
         res["median_kernel_ms"] = statistics.median(statistics.median(x["kernel_ms"]) for x in runs)
         res["median_plain_write_ms"] = statistics.median(
             statistics.median(x["plain_write_wall_ms"]) for x in runs)
-        steps = [s for x in runs for s in x.get("trace_steps", [])]
+        steps = res.get("traced_run", {}).get("steps", [])
         if steps:
             conv = sum(s["conversion_ms"] for s in steps)
             res["conversion_ms_per_step"] = conv / len(steps)
