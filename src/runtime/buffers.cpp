@@ -206,6 +206,21 @@ std::string Runtime::pinned(cl_mem m) {
   return {};
 }
 
+void Runtime::enter(std::unique_lock<std::mutex>& lock) {
+  const std::thread::id me = std::this_thread::get_id();
+  if (enqueue_thread == std::thread::id()) enqueue_thread = me;
+  if (me == enqueue_thread) return;
+  if (!threaded)
+    log().debug(
+        "a second thread enqueues: blocking transfers are waited for under DL's way "
+        "from now on ({} of the first thread's on their way)",
+        direct_calls);
+  threaded = true;
+  // The first thread's blocking command may still be on its way to its queue: what this
+  // thread enqueues (a conversion) must come after it.
+  direct_done.wait(lock, [&] { return direct_calls == 0; });
+}
+
 cl_event Runtime::wait_event(Access& a, cl_command_queue q) {
   if (a.event || !a.queue) return a.event;
   if (q && a.queue == q && queue(q).in_order) return nullptr;  // queue order suffices

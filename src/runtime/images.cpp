@@ -28,6 +28,7 @@ void pin(cl_mem image, const cl_image_desc* desc) {
   cl_mem m = desc->mem_object;
   Runtime& rt = Runtime::get();
   std::unique_lock<std::mutex> lock(rt.mutex);
+  rt.enter(lock);
   BufferState* b = rt.buffer(m);
   if (!b) return;
   auto* pin = new Pinned{m, b->id};

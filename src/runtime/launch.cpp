@@ -458,6 +458,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
 cl_int run(const Launch& l) {
   Runtime& rt = Runtime::get();
   std::unique_lock<std::mutex> lock(rt.mutex);
+  rt.enter(lock);
   bool counted = false;
   for (;;) {  // again after building a deferred shadow (without the lock)
     auto it = rt.kernels.find(l.kernel);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <type_traits>
 
 #include "runtime.hpp"
 
@@ -43,18 +44,44 @@ inline void mark_content(Runtime& rt, std::initializer_list<Use> uses, bool sure
   }
 }
 
-/// `enqueue(num_wait, wait, event)` enqueues the real command non-blocking. Blocking
-/// semantics come back by waiting for its event after DL's lock is released. `after`
-/// runs under the lock once the command is enqueued (maps count themselves there).
+/// A blocking command enqueued blocking after DL's lock is released (Runtime::enter):
+/// its users and content marks are recorded before, under the lock.
+template <typename Enqueue>
+cl_int enqueue_direct(Runtime& rt, std::unique_lock<std::mutex>& lock, Enqueue&& enqueue,
+                      cl_uint num_wait, const cl_event* wait, cl_event* event) {
+  rt.direct_calls++;
+  lock.unlock();
+  const cl_int st = enqueue(num_wait, wait, event, true);
+  lock.lock();
+  rt.direct_calls--;
+  lock.unlock();
+  rt.direct_done.notify_all();
+  return st;
+}
+
+/// `enqueue(num_wait, wait, event, blocking)` enqueues the real command non-blocking.
+/// Blocking semantics come back by waiting for its event after DL's lock is released;
+/// or, in a single-threaded application, a blocking read or write on an in-order queue
+/// (or of bytes DL does not watch) is enqueued blocking after the lock is released
+/// (enqueue_direct). `after` runs under the lock once the command is enqueued (maps count
+/// themselves there; they are never enqueued after the lock).
 template <typename Enqueue, typename After = void (*)()>
 cl_int observe(
     cl_command_queue q, std::initializer_list<Use> uses, cl_uint num_wait, const cl_event* wait,
     cl_event* event, bool blocking, Enqueue&& enqueue, After&& after = [] {}) {
   Runtime& rt = Runtime::get();
   std::unique_lock<std::mutex> lock(rt.mutex);
+  rt.enter(lock);
   bool watched = false;
   for (const Use& u : uses) watched = watched || (u.mem && rt.watched(u.mem));
   const bool may_fail = rt.any_tainted(num_wait, wait);
+  const bool direct = blocking && !may_fail && !rt.threaded &&
+                      std::is_same_v<std::decay_t<After>, void (*)()> &&
+                      rt.controls.DL_DIRECT_BLOCKING;
+  if (!watched && direct) {
+    mark_content(rt, uses, true);
+    return enqueue_direct(rt, lock, enqueue, num_wait, wait, event);
+  }
   if (!watched) {
     // Enqueued under the lock all the same: a conversion decided on another thread right
     // after must find this command in its queue (it waits for every earlier command).
@@ -76,6 +103,14 @@ cl_int observe(
       rt.order_after_conversions(u.mem, q, w);
     }
   w.settle_before_failure();
+  if (direct && rt.queue(q).in_order) {
+    // The command is the last on its in-order queue: queue order stands for its event
+    // (Runtime::wait_event makes a marker behind it where another queue must wait).
+    mark_content(rt, uses, true);
+    for (const Use& u : uses)
+      if (u.mem) rt.add_user(u.mem, nullptr, q, false);
+    return enqueue_direct(rt, lock, enqueue, w.size(), w.data(), event);
+  }
   cl_event own = nullptr;
   cl_event* ev = event ? event : &own;
   cl_int st = enqueue(w.size(), w.data(), ev, false);

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -274,6 +275,17 @@ class Runtime {
   std::map<std::pair<cl_context, cl_device_id>, std::unique_ptr<Marshaler>> marshalers;
   std::map<cl_context, cl_command_queue> own_queues;
   std::atomic<std::size_t> transformed_buffers{0};  // buffers not in AoS right now
+  // Blocking reads and writes of a single-threaded application (observe.hpp): while one
+  // application thread alone has enqueued through DL, they reach the implementation
+  // blocking, enqueued after DL's lock is released (an implementation may copy a
+  // non-blocking command's bytes to pageable memory later than a blocking one's). A
+  // second thread, at its first enqueue, waits until such a call has returned.
+  std::thread::id enqueue_thread;       // the first thread that enqueued through DL
+  bool threaded = false;                // another thread has enqueued since
+  std::size_t direct_calls = 0;         // blocking calls on their way, outside the lock
+  std::condition_variable direct_done;  // direct_calls went down
+  /// Every hook that enqueues calls it first, `lock` held on `mutex`.
+  void enter(std::unique_lock<std::mutex>& lock);
   std::uint64_t next_buffer_id = 1;
   Algorithm algorithm = Algorithm::Auto;
 

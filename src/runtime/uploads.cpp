@@ -233,6 +233,7 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
       (nw == 0) != (wl == nullptr))
     return std::nullopt;  // nothing converted, or a write the implementation must judge
   std::unique_lock<std::mutex> lock(rt.mutex);
+  rt.enter(lock);
   BufferState* b = rt.buffer(m);
   if (!b || b->layout.kind != LayoutKind::ASTA || !b->n || size > b->size) return std::nullopt;
   const QueueInfo qi = rt.queue(q);

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -482,6 +483,54 @@ void threads(Ctx& c) {  // several host threads, each with its kernel, buffer an
   for (auto& r : res) c.keep(r.data(), N * sizeof(Particle));
 }
 
+void late_thread(Ctx& c) {  // blocking reads on one thread while a second starts enqueuing
+  auto v = make_particles(N, 41), w = make_particles(N, 42);
+  cl_mem a = buffer(c, v), b = buffer(c, w);
+  cl_kernel k = kernel(c, "advance");
+  step(c, k, a, N, 0.01f);  // the first read converts it back, the others find it AoS
+  std::atomic<bool> go{false};
+  std::vector<Particle> rb(N);
+  std::vector<float> weights(N);
+  std::thread t([&] {
+    while (!go.load()) std::this_thread::yield();
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = cl.clCreateCommandQueueWithProperties(c.context, c.device, nullptr, &err);
+    CHECK(err);
+    cl_kernel k2 = kernel(c, "advance");
+    for (int it = 0; it < 4; ++it) step(c, k2, b, N, 0.02f * (it + 1), q);
+    CHECK(cl.clEnqueueReadBuffer(q, b, CL_TRUE, 0, N * sizeof(Particle), rb.data(), 0, nullptr,
+                                 nullptr));
+    // A kernel that only reads `a` (DL converts it in place) while the first thread reads it.
+    cl_kernel wk = kernel(c, "weigh");
+    cl_mem out = plain(c, N * sizeof(float));
+    const int n = N;
+    set_args(wk, {{sizeof a, &a}, {sizeof n, &n}, {sizeof out, &out}});
+    for (int it = 0; it < 20; ++it) launch(c, wk, N, q, 0, nullptr, nullptr);
+    CHECK(cl.clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(float), weights.data(), 0, nullptr,
+                                 nullptr));
+    cl.clReleaseMemObject(out);
+    cl.clReleaseKernel(wk);
+    cl.clReleaseKernel(k2);
+    cl.clReleaseCommandQueue(q);
+  });
+  std::vector<Particle> ra(N);
+  std::uint64_t sum = 0;
+  for (int i = 0; i < 200; ++i) {
+    if (i == 3) go = true;
+    CHECK(cl.clEnqueueReadBuffer(c.queue, a, CL_TRUE, 0, N * sizeof(Particle), ra.data(), 0,
+                                 nullptr, nullptr));
+    for (const auto& p : ra) sum += static_cast<std::uint32_t>(p.id);
+  }
+  t.join();
+  c.keep(&sum, sizeof sum);
+  c.keep(ra.data(), N * sizeof(Particle));
+  c.keep(rb.data(), N * sizeof(Particle));
+  c.keep(weights.data(), N * sizeof(float));
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(a);
+  cl.clReleaseMemObject(b);
+}
+
 void errors(Ctx& c) {  // the application's own errors keep their codes
   cl_kernel k = kernel(c, "advance");
   int n = N;
@@ -537,6 +586,7 @@ Scenarios all_scenarios() {
       {"out_of_order", out_of_order},
       {"uploads", uploads},
       {"spawn", spawn},
+      {"late_thread", late_thread},
       {"threads", threads},
       {"two_queues", two_queues},
       {"two_devices", two_devices},

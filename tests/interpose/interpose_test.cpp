@@ -234,6 +234,20 @@ TEST(Interpose, ChildProcessesLeaveTheOutputsAlone) {
   std::remove(trace.c_str());
 }
 
+// Blocking reads of a single-threaded application reach the implementation blocking,
+// after DL's lock (docs/runtime.md, "Blocking transfers"); a second thread that starts
+// enqueuing while such reads go on waits for the one in flight, and DL stops taking that
+// way. The bytes are the same either way, and with the way off.
+TEST(Interpose, SecondThreadAfterBlockingReads) {
+  for (const char* env : {"", "DL_DIRECT_BLOCKING=0"}) {
+    Result r = run("late_thread", "preload", env);
+    expect_same("late_thread", r);
+    EXPECT_EQ(total(r, "transformed_launches"), 25u) << env;
+  }
+  Result r = run("partial", "both", "DL_DIRECT_BLOCKING=0");
+  expect_same("partial", r);
+}
+
 class Faults : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Faults, ResultsStayRight) {

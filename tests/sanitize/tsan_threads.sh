@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over DL's threaded host path: dl_hook_app's "threads" scenario (four
-# host threads, each with its queue, buffer and annotated kernel) under a TSan-built
+# host threads, each with its queue, buffer and annotated kernel) and "late_thread" (a
+# second thread starting while the first makes blocking reads) under a TSan-built
 # libdl_interpose.so, in preload mode and in dl-run's default (preload and layer), each
 # without and with a run report (DL's profiling callbacks then run on the OpenCL
 # implementation's threads). The bytes must equal the native run's and TSan must report
@@ -23,6 +24,12 @@ for layers in "" "$lib"; do
     cmp "$dir/native.bin" "$dir/dl.bin"
   done
 done
+# A second thread that starts enqueuing while the first makes blocking reads, which DL
+# passes on blocking after its lock (docs/runtime.md, "Blocking transfers").
+"$app" late_thread "$dir/native_late.bin"
+rm -f "$dir/dl.bin"
+LD_PRELOAD="$lib" "$app" late_thread "$dir/dl.bin"
+cmp "$dir/native_late.bin" "$dir/dl.bin"
 # The controller with the transformed program built in a thread of its own, racing the
 # four host threads' launches (whichever layout each launch gets, the bytes are the same).
 rm -f "$dir/dl.bin"
@@ -31,4 +38,4 @@ LD_PRELOAD="$lib" DL_POLICY=auto DL_SHADOW_BUILD=background DL_CACHE_DIR="$dir/c
 cmp "$dir/native.bin" "$dir/dl.bin"
 transformed=$(sed -n 's/.*"transformed_launches": \([0-9]*\).*/\1/p' "$dir/report.json" | tail -1)
 [ "${transformed:-0}" = 16 ] || { echo "DL did not transform the 16 launches (${transformed:-none})" >&2; exit 1; }
-echo "threads under TSan (preload, preload+layer, background build): same bytes as natively, $transformed transformed launches, no race reported"
+echo "threads and late_thread under TSan (preload, preload+layer, background build): same bytes as natively, $transformed transformed launches, no race reported"
