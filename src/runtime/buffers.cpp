@@ -212,8 +212,8 @@ void Runtime::enter(std::unique_lock<std::mutex>& lock) {
   if (me == enqueue_thread) return;
   if (!threaded)
     log().debug(
-        "a second thread enqueues: blocking transfers are waited for under DL's way "
-        "from now on ({} of the first thread's on their way)",
+        "a second thread enqueues through DL: blocking transfers are enqueued non-blocking "
+        "under DL's lock from now on ({} in flight outside it)",
         direct_calls);
   threaded = true;
   // The first thread's blocking command may still be on its way to its queue: what this
