@@ -154,7 +154,7 @@ def main():
     ap.add_argument("--device", default="",
                     help="the device's name for the results, where no calibration names it")
     ap.add_argument("--modes", default="",
-                    help="the DL modes to run (comma-separated: always,auto,auto_uncached "
+                    help="the DL modes to run (comma-separated: always,auto,auto_uncached,auto_nondirect "
                          "and, with --zero-touch, zero_touch_always,zero_touch); default all")
     ap.add_argument("--zero-touch", default="",
                     help="directory for the original kernels: adds the dl-run --auto modes")
@@ -186,7 +186,10 @@ def main():
     modes = [("native", []), ("always", [dlrun, "--policy", "always"]), ("auto", [dlrun]),
              # The default policy with DL's programs and plans made in every run (no
              # on-disk caches, docs/runtime.md "On-disk caches").
-             ("auto_uncached", ["env", "DL_CACHE_MIB=0", dlrun])]
+             ("auto_uncached", ["env", "DL_CACHE_MIB=0", dlrun]),
+             # The default policy with blocking transfers enqueued non-blocking under DL's
+             # lock and waited for (docs/runtime.md, "Blocking transfers").
+             ("auto_nondirect", ["env", "DL_DIRECT_BLOCKING=0", dlrun])]
     zdir = os.path.abspath(o.zero_touch) if o.zero_touch else ""
     if zdir:
         zero_touch_dir(build, zdir)
