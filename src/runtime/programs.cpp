@@ -208,11 +208,6 @@ void set_shadow(ProgramState& ps, cl_program shadow, std::string why, cl_program
   if (old_wide) real().clReleaseProgram(old_wide);
 }
 
-cl_program create_shadow(const ProgramState& ps, std::size_t source, cl_int* err) {
-  const char* src = ps.sources.at(source).c_str();
-  return real().clCreateProgramWithSource(ps.context, 1, &src, nullptr, err);
-}
-
 /// The inputs of a clCompileProgram the shadow repeats.
 struct CompileInputs {
   cl_uint num_headers = 0;
@@ -221,31 +216,31 @@ struct CompileInputs {
 };
 
 /// One DL build of the source of `ps` on `devs` with `opts` (only compiled when `compile`
-/// is given): the program, or null with `*why` the build log (or the DL_FAULT value
-/// `fault`, which forces the failure).
+/// is given): the program, or null with `*why` the build log. DL_FAULT=`fault` forces the
+/// failure: the same build, of the source and a line the compiler refuses, so that it
+/// takes the way a real failure takes.
 cl_program build_shadow(const ProgramState& ps, const std::vector<cl_device_id>& devs,
                         const std::string& opts, const char* fault, const CompileInputs* compile,
                         std::string* why) {
-  const bool forced = Runtime::get().controls.fault(fault);
-  const auto ndev = static_cast<cl_uint>(devs.size());
-  cl_int st = CL_SUCCESS;
-  if (!forced && !compile && devs.size() == 1) {  // the common case: through the cache
-    cl_program p = build_program(ps.context, devs[0], {ps.sources.at(0).c_str()}, opts, why);
+  const std::string refused = std::string("\n#error forced by DL_FAULT=") + fault + "\n";
+  std::vector<const char*> sources{ps.sources.at(0).c_str()};
+  if (Runtime::get().controls.fault(fault)) sources.push_back(refused.c_str());
+  if (!compile && devs.size() == 1) {  // the common case: through the cache
+    cl_program p = build_program(ps.context, devs[0], sources, opts, why);
     if (!p && why->empty()) *why = "the build failed";
     return p;
   }
-  cl_program p = create_shadow(ps, 0, &st);
-  if (p && forced)
-    st = CL_BUILD_PROGRAM_FAILURE;
-  else if (p && compile)
+  cl_int st = CL_SUCCESS;
+  cl_program p = real().clCreateProgramWithSource(ps.context, static_cast<cl_uint>(sources.size()),
+                                                  sources.data(), nullptr, &st);
+  const auto ndev = static_cast<cl_uint>(devs.size());
+  if (p && compile)
     st = real().clCompileProgram(p, ndev, devs.data(), opts.c_str(), compile->num_headers,
                                  compile->headers, compile->header_names, nullptr, nullptr);
   else if (p)
     st = real().clBuildProgram(p, ndev, devs.data(), opts.c_str(), nullptr, nullptr);
   if (st == CL_SUCCESS) return p;
-  *why = forced               ? std::string("forced by DL_FAULT=") + fault
-         : p && !devs.empty() ? build_log(p, devs[0])
-                              : std::to_string(st);
+  *why = p && !devs.empty() ? build_log(p, devs[0]) : std::to_string(st);
   if (p) real().clReleaseProgram(p);
   return nullptr;
 }
