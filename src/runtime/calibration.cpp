@@ -216,12 +216,9 @@ double DeviceProfile::to_aos_ns(std::size_t bytes) const {
 }
 
 std::string device_string(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  real().clGetDeviceInfo(d, what, 0, nullptr, &n);
-  std::string s(n, '\0');
-  if (n) real().clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  return info_string([&](std::size_t size, void* value, std::size_t* ret) {
+    return real().clGetDeviceInfo(d, what, size, value, ret);
+  });
 }
 
 std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {

@@ -203,11 +203,10 @@ cl_program from_binary(cl_context context, cl_device_id device, const std::strin
 }  // namespace
 
 std::string build_log(cl_program p, cl_device_id d) {
-  std::size_t n = 0;
-  real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-  std::string s(n, '\0');
-  if (n) real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr);
-  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
+  std::string s = info_string([&](std::size_t size, void* value, std::size_t* ret) {
+    return real().clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, size, value, ret);
+  });
+  while (!s.empty() && s.back() == '\n') s.pop_back();
   return s;
 }
 

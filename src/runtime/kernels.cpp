@@ -15,21 +15,15 @@ namespace dl::rt {
 namespace {
 
 std::string kernel_name(cl_kernel k) {
-  std::size_t n = 0;
-  real().clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &n);
-  std::string s(n, '\0');
-  if (n) real().clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  return info_string([&](std::size_t size, void* value, std::size_t* ret) {
+    return real().clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, size, value, ret);
+  });
 }
 
 std::string arg_string(cl_kernel k, cl_uint i, cl_kernel_arg_info what) {
-  std::size_t n = 0;
-  if (real().clGetKernelArgInfo(k, i, what, 0, nullptr, &n) != CL_SUCCESS) return {};
-  std::string s(n, '\0');
-  if (n) real().clGetKernelArgInfo(k, i, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  return info_string([&](std::size_t size, void* value, std::size_t* ret) {
+    return real().clGetKernelArgInfo(k, i, what, size, value, ret);
+  });
 }
 
 /// Whether a kernel parameter of type `type*` can hold records `rec`: a pointer to the

@@ -442,6 +442,18 @@ void settle_profiles();
 /// its annotation, sets the arguments recorded so far. Called with the lock held.
 bool attach_shadow(KernelState& ks);
 
+/// A string a clGet*Info call gives: `query(size, value, size_ret)` is the call with its
+/// object and name bound. Empty when the call fails; the terminating NULs dropped.
+template <typename Query>
+std::string info_string(Query&& query) {
+  std::size_t n = 0;
+  if (query(std::size_t{0}, nullptr, &n) != CL_SUCCESS) return {};
+  std::string s(n, '\0');
+  if (n && query(n, static_cast<void*>(s.data()), nullptr) != CL_SUCCESS) return {};
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
 /// Retains `e` through the real table (null-safe).
 void retain(cl_event e);
 void release(cl_event e);
