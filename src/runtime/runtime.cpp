@@ -3,9 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "policy.hpp"
@@ -15,7 +15,8 @@ namespace {
 
 cl_icd_dispatch g_real{};
 
-pid_t g_pid = 0;  // the process DL was loaded into
+pid_t g_pid = 0;                  // the process DL was loaded into
+std::atomic<bool> g_used{false};  // an OpenCL call reached DL in this process (install)
 
 void at_exit() {
   // A child the application forked inherits this handler: the report, summary and trace
@@ -23,14 +24,10 @@ void at_exit() {
   // the next run).
   if (::getpid() != g_pid) return;
   // A program the application runs (a shell, the linker an OpenCL implementation calls)
-  // inherits LD_PRELOAD and so loads DL, but never loads an OpenCL loader: it has nothing
-  // to report, and its outputs would replace the application's (a trace the application
-  // is still writing, truncated under it).
-  if (void* loader = ::dlopen("libOpenCL.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
-    ::dlclose(loader);
-  } else {
-    return;
-  }
+  // inherits LD_PRELOAD and so loads DL, but never calls OpenCL: it has nothing to
+  // report, and its outputs would replace the application's (a trace the application is
+  // still writing, truncated under it).
+  if (!g_used.load()) return;
   Runtime& rt = Runtime::get();
   if (rt.controls.profiling()) rt.write_outputs();
   save_experience();
@@ -62,8 +59,8 @@ void start() {
     log().set_level(spdlog::level::from_str(rt.controls.DL_LOG_LEVEL));
     for (const auto& e : errors) log().warn("{}", e);
     // The report, summary and trace are written at exit even when no OpenCL call went
-    // through DL (DL_DISABLE, or entry points DL does not see): they say so. (Not by a
-    // process that never loaded an OpenCL loader: at_exit.)
+    // through DL (DL_DISABLE): they say so. (Not by a process in which no OpenCL call
+    // reached DL, at_exit.)
     g_pid = ::getpid();
     if (rt.controls.profiling() || rt.controls.DL_POLICY == "auto") std::atexit(at_exit);
   });
@@ -72,6 +69,7 @@ void start() {
 void install(cl_icd_dispatch& table, const cl_icd_dispatch& real_entry_points) {
   g_real = real_entry_points;
   start();
+  g_used = true;
   Runtime& rt = Runtime::get();
   if (rt.controls.DL_DISABLE) {
     log().info("DL_DISABLE set: pass-through");

@@ -163,10 +163,11 @@ TEST(Interpose, DlopenApplicationInBothModes) {
 TEST(Interpose, DlopenApplicationInPreloadModeIsPassThrough) {
   // Documented: dlsym()'d entry points bypass LD_PRELOAD; the program then runs
   // untransformed, and its results stay right.
+  // No call reaches DL, which then writes no report (as in a program the application
+  // runs that uses no OpenCL: ChildProcessesLeaveTheOutputsAlone).
   Result r = run("basic", "preload", "", "--dlopen");
   expect_same("basic", r);
-  EXPECT_EQ(total(r, "kernel_launches"), 0u);
-  EXPECT_EQ(total(r, "marshals"), 0u);
+  EXPECT_FALSE(r.report.is_object()) << r.report.dump(2);
 }
 
 // One context of two devices (PoCL: two pthread devices), one buffer used by kernels on
@@ -218,9 +219,9 @@ TEST_P(Trace, IsChromeJson) {
 }
 INSTANTIATE_TEST_SUITE_P(Interpose, Trace, ::testing::Values("DL_FAULT=", "DL_FAULT=late_profile"));
 
-// A program the application runs that loads no OpenCL (here a shell; PoCL runs the
-// linker the same way) inherits LD_PRELOAD and so loads DL: it must write nothing, or its
-// empty trace replaces the one the application is writing.
+// A program the application runs that calls no OpenCL (here a shell; PoCL runs the linker
+// the same way) inherits LD_PRELOAD and so loads DL: it must write nothing, or its empty
+// trace replaces the one the application is writing.
 TEST(Interpose, ChildProcessesLeaveTheOutputsAlone) {
   const std::string trace = kTmp + "/trace_spawn_" + std::to_string(getpid()) + ".json";
   Result r = run("spawn", "preload", "DL_TRACE='" + trace + "'");
