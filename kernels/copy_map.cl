@@ -80,22 +80,25 @@ inline void dl_oop_da_vectors(__global U* da, ulong n, ulong i0, uint w, uint ru
   }
 }
 
+// Records [lo, lo + count) of the n move: the AoS side holds only those (record lo at its
+// base), the DA side is the whole array of n (a chunk of an upload, docs/runtime.md).
 inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
-                                 __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
-                                 uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                                 __local U* lds, uint pad) {
-  const ulong nblocks = (n + TB - 1) / TB;
+                                 __global U* restrict dst, ulong dbase, ulong n, ulong lo,
+                                 ulong count, uint TB, uint ru, uint dir, uint uni,
+                                 DL_ST_SPACE const uint* restrict st, __local U* lds, uint pad) {
+  const ulong nblocks = (count + TB - 1) / TB;
   const uint lid = get_local_id(0), lsz = get_local_size(0);
   const dl_div dru = dl_div_make(ru);
-  const bool dvec = dl_oop_da_vector(uni, n, TB, dir == 0 ? dbase : sbase);
+  const bool dvec =
+      (lo | count) % DL_V == 0 && dl_oop_da_vector(uni, n, TB, dir == 0 ? dbase : sbase);
   const uint pitch = ru + (pad ? 1 : 0);
   for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
-    const ulong i0 = b * TB;
-    const uint w = (uint)min((ulong)TB, n - i0);
+    const ulong i0 = lo + b * TB;
+    const uint w = (uint)min((ulong)TB, lo + count - i0);
     const uint cnt = w * ru;
     const dl_div dw = dl_div_make(w);
     if (dir == 0) {
-      const ulong a0 = sbase + i0 * ru;
+      const ulong a0 = sbase + (i0 - lo) * ru;
       const uint cv = (a0 % DL_V == 0) ? cnt / DL_V : 0;
       __global const uint4* s4 = (__global const uint4*)(src + a0);
       for (uint k = lid; k < cv; k += lsz) {
@@ -138,7 +141,7 @@ inline void dl_oop_transpose_pad(__global const U* restrict src, ulong sbase,
       }
     } else {
       // 16-byte stores of the AoS block, as the AoS side is loaded for dir 0.
-      const ulong a0 = dbase + i0 * ru;
+      const ulong a0 = dbase + (i0 - lo) * ru;
       const uint cv = (a0 % DL_V == 0) ? cnt / DL_V : 0;
       __global uint4* d4 = (__global uint4*)(dst + a0);
       for (uint k = lid; k < cv; k += lsz) {
@@ -171,12 +174,13 @@ inline void dl_oop_transpose_run(__global const U* restrict src, ulong sbase,
                                  __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
                                  uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
                                  __local U* lds) {
-  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, lds, 0);
+  dl_oop_transpose_pad(src, sbase, dst, dbase, n, 0, n, TB, ru, dir, uni, st, lds, 0);
 }
 
 __kernel void dl_oop_transpose(__global const U* restrict src, ulong sbase,
-                               __global U* restrict dst, ulong dbase, ulong n, uint TB, uint ru,
-                               uint dir, uint uni, DL_ST_SPACE const uint* restrict st,
-                               __local uint4* lds, uint pad) {
-  dl_oop_transpose_pad(src, sbase, dst, dbase, n, TB, ru, dir, uni, st, (__local U*)lds, pad);
+                               __global U* restrict dst, ulong dbase, ulong n, ulong lo,
+                               ulong count, uint TB, uint ru, uint dir, uint uni,
+                               DL_ST_SPACE const uint* restrict st, __local uint4* lds, uint pad) {
+  dl_oop_transpose_pad(src, sbase, dst, dbase, n, lo, count, TB, ru, dir, uni, st,
+                       (__local U*)lds, pad);
 }

@@ -26,6 +26,11 @@ done
 # The kernel of dl-bench-upload (bench/upload).
 "$annot" "$root/bench/upload/upload.cl" -o "$root/bench/upload/upload.rewritten.cl"
 echo "annotate-apps: $root/bench/upload/upload.rewritten.cl"
+# The same kernel reading the records as discrete arrays (-> DA): uploads into DA.
+sed '/^\/\/DL:/s/const p\[n\]$/const p[n] -> DA/' "$root/bench/upload/upload.cl" >"$tmp/upload_da.cl"
+grep -q -- '-> DA' "$tmp/upload_da.cl"
+"$annot" "$tmp/upload_da.cl" -o "$root/bench/upload/upload_da.rewritten.cl"
+echo "annotate-apps: $root/bench/upload/upload_da.rewritten.cl"
 # The kernels of dl-bench-stage, staged in local memory (bench/stage).
 "$annot" --stage-local --Werror "$root/tests/annotate/stage/kernels.cl" -o "$root/bench/stage/staged.cl"
 echo "annotate-apps: $root/bench/stage/staged.cl"

@@ -3,6 +3,7 @@
 
     bench/scripts/upload_bench.py --build BUILD --out results.json [--runs 5] [--mib 1024]
                                   [--steps 20] [--chunks default] [--pinned]
+                                  [--kernel upload_da.rewritten.cl]
 
 Each run (interleaved, in alternating order) starts dl-bench-upload natively, under
 `dl-run --policy always` with DL_UPLOAD_CHUNK=0 (the write replaces the buffer in AoS and
@@ -14,6 +15,8 @@ and how much of it overlaps the step's transfer (from the first chunk's write to
 last one's end): `hidden_fraction` = overlapping conversion time / conversion time, and
 `exposed_conversion_ms_per_step`, the conversion time outside the transfer. The JSON holds
 every run's step times and the medians, the device, the date and the command.
+--kernel names the rewritten kernel (next to dl-bench-upload): upload.rewritten.cl (ASTA,
+the default) or upload_da.rewritten.cl (the records as discrete arrays: uploads into DA).
 """
 import argparse
 import datetime
@@ -78,10 +81,12 @@ def main():
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--chunks", default="default")
     ap.add_argument("--pinned", action="store_true")
+    ap.add_argument("--kernel", default="upload.rewritten.cl")
     a = ap.parse_args()
     app = os.path.join(a.build, "bench", "upload", "dl-bench-upload")
     dlrun = os.path.join(a.build, "src", "interpose", "dl-run")
-    base = [app, "--mib", str(a.mib), "--steps", str(a.steps)] + (["--pinned"] if a.pinned else [])
+    base = [app, "--mib", str(a.mib), "--steps", str(a.steps),
+            "--kernel", os.path.join(os.path.dirname(app), a.kernel)] + (["--pinned"] if a.pinned else [])
     modes = [("native", None), ("convert_at_launch", "0")] + [
         ("upload_chunk_" + c + ("" if c == "default" else "mib"),
          "" if c == "default" else str(int(c) << 20)) for c in a.chunks.split(",")]
@@ -134,7 +139,7 @@ def main():
     out = {"tool": "bench/scripts/upload_bench.py",
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "command": " ".join(sys.argv), "device": device, "mib": a.mib, "steps": a.steps,
-           "runs": a.runs, "pinned": a.pinned, "modes": results}
+           "runs": a.runs, "pinned": a.pinned, "kernel": a.kernel, "modes": results}
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
     for name, _ in modes:

@@ -191,6 +191,19 @@ class Marshaler {
                              const Layout& from, const Layout& to, cl_uint num_wait = 0,
                              const cl_event* wait = nullptr, cl_event* done = nullptr);
 
+  /// Out of place, a part of an array: the `count` AoS records at src[src_offset] are
+  /// records [first, first + count) of the n records at dst[dst_offset] in layout `to`,
+  /// AoS or DA (the tiled transpose: a record of at most the local budget less 16
+  /// bytes); the other records of dst are not touched. The runtime writes an upload into
+  /// DA so, one chunk at a time. plan.bytes_moved counts the part's read and write.
+  /// Every count, 0 included, is checked against what the part form takes (count 0
+  /// enqueues nothing but the marker `done` asks for).
+  MarshalResult enqueue_copy_part(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                                  cl_mem dst, std::size_t dst_offset, const Record& rec,
+                                  std::size_t n, std::size_t first, std::size_t count,
+                                  const Layout& to, cl_uint num_wait = 0,
+                                  const cl_event* wait = nullptr, cl_event* done = nullptr);
+
   /// The ASTA tile width the planner recommends on this device.
   std::uint32_t preferred_tile() const;
 

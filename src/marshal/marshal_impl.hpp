@@ -207,10 +207,17 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
+/// `count` of add_copy_kernel: every record of the job.
+inline constexpr std::size_t kAllRecords = ~std::size_t{0};
+/// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a
+/// record within the local budget), which also converts a part of an array.
+bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to);
 /// One out-of-place kernel from `src` (base in units) to the job's buffer: the tiled
-/// transpose for AoS <-> DA, the generic map copy otherwise.
+/// transpose for AoS <-> DA, the generic map copy otherwise. Records [lo, lo + count)
+/// of the job's n only (the tiled transpose alone): the AoS side holds just those.
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
-                       const Layout& to, std::string* err);
+                       const Layout& to, std::string* err, std::size_t lo = 0,
+                       std::size_t count = kAllRecords);
 /// Bytes per unit for buffer offsets `offset` and `other_offset`: rec.unit(), halved until
 /// it divides both.
 std::size_t offset_unit(const Record& rec, std::size_t offset, std::size_t other_offset);

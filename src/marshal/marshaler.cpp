@@ -378,39 +378,48 @@ cl_int region_ok(const cl_icd_dispatch* api, cl_mem mem, std::size_t offset, std
 
 }  // namespace
 
-MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,
-                                      cl_mem dst, std::size_t dst_offset, const Record& rec,
-                                      std::size_t n, const Layout& from, const Layout& to,
-                                      cl_uint num_wait, const cl_event* wait, cl_event* done) {
+namespace {
+
+/// enqueue_copy and enqueue_copy_part: records [first, first + count) of n; `part`: the
+/// source holds only those, in AoS.
+MarshalResult copy_records(Marshaler::Impl& m, cl_command_queue queue, cl_mem src,
+                           std::size_t src_offset, cl_mem dst, std::size_t dst_offset,
+                           const Record& rec, std::size_t n, std::size_t first, std::size_t count,
+                           bool part, const Layout& from, const Layout& to, cl_uint num_wait,
+                           const cl_event* wait, cl_event* done) {
   MarshalResult r;
-  r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, Algorithm::OutOfPlace);
-  if (!r.plan.ok) {
-    r.status = CL_INVALID_VALUE;
-    r.error = r.plan.reason;
-    return r;
-  }
-  const std::size_t bytes = n * rec.size();
-  r.plan.extra_bytes = 0;
-  r.plan.bytes_moved = 2 * bytes;
-  std::string why;
-  cl_int err = region_ok(impl_->api, src, src_offset, bytes, &why);
-  if (err == CL_SUCCESS) err = region_ok(impl_->api, dst, dst_offset, bytes, &why);
-  if (err == CL_SUCCESS && src == dst &&
-      !(src_offset + bytes <= dst_offset || dst_offset + bytes <= src_offset)) {
-    err = CL_MEM_COPY_OVERLAP;
-    why = "source and destination overlap";
-  }
-  if (err != CL_SUCCESS) {
+  r.plan = detail::make_plan(m.lim, m.opt, rec, n, from, to, Algorithm::OutOfPlace);
+  auto fail = [&](cl_int err, std::string why) {
     r.status = err;
-    r.error = why;
+    r.error = why.empty() ? "OpenCL error " + std::to_string(err) : std::move(why);
     return r;
-  }
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  detail::Job job(*impl_, rec);
+  };
+  if (!r.plan.ok) return fail(CL_INVALID_VALUE, r.plan.reason);
+  if (first > n || count > n - first)
+    return fail(CL_INVALID_VALUE, "records [" + std::to_string(first) + ", +" +
+                                      std::to_string(count) + ") are not inside the " +
+                                      std::to_string(n) + " of the array");
+  const std::size_t bytes = n * rec.size(), src_bytes = part ? count * rec.size() : bytes;
+  r.plan.extra_bytes = 0;
+  r.plan.bytes_moved = 2 * src_bytes;
+  std::string why;
+  cl_int err = region_ok(m.api, src, src_offset, src_bytes, &why);
+  if (err == CL_SUCCESS) err = region_ok(m.api, dst, dst_offset, bytes, &why);
+  if (err == CL_SUCCESS && src == dst &&
+      !(src_offset + src_bytes <= dst_offset || dst_offset + bytes <= src_offset))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  if (err != CL_SUCCESS) return fail(err, why);
+  std::lock_guard<std::mutex> lock(m.mu);
+  detail::Job job(m, rec);
   err = detail::setup(job, n, dst, dst_offset, src_offset);
   const Layout f = detail::canonical(from, n), t = detail::canonical(to, n);
+  if (err == CL_SUCCESS && part && f != t && !detail::tiled_transpose_takes(job, f, t)) {
+    err = CL_INVALID_VALUE;
+    why = "a part of an array is converted only from AoS to DA, with a record of at most " +
+          std::to_string(detail::tile_local_budget(m.lim, m.opt) - 16) + " bytes";
+  }
   if (err == CL_SUCCESS) {
-    if (n == 0) {
+    if (count == 0) {
       // nothing to move
     } else if (f == t) {
       detail::Op copy;
@@ -418,24 +427,39 @@ MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::s
       copy.src = src;
       copy.src_off = src_offset;
       copy.dst = dst;
-      copy.dst_off = dst_offset;
-      copy.bytes = bytes;
+      copy.dst_off = dst_offset + (part ? first * rec.size() : 0);
+      copy.bytes = src_bytes;
       job.ops.push_back(copy);
     } else {
-      err = detail::add_copy_kernel(job, src, src_offset / job.unit, f, t, &why);
+      err = detail::add_copy_kernel(job, src, src_offset / job.unit, f, t, &why, first, count);
     }
   }
-  if (err != CL_SUCCESS) {
-    r.status = err;
-    r.error = why.empty() ? "OpenCL error " + std::to_string(err) : why;
-    return r;
-  }
+  if (err != CL_SUCCESS) return fail(err, why);
   if (job.ops.empty()) {
-    if (done) r.status = impl_->api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
+    if (done) r.status = m.api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
     return r;
   }
   detail::execute(job, queue, num_wait, wait, done, r);
   return r;
+}
+
+}  // namespace
+
+MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                                      cl_mem dst, std::size_t dst_offset, const Record& rec,
+                                      std::size_t n, const Layout& from, const Layout& to,
+                                      cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  return copy_records(*impl_, queue, src, src_offset, dst, dst_offset, rec, n, 0, n, false, from,
+                      to, num_wait, wait, done);
+}
+
+MarshalResult Marshaler::enqueue_copy_part(cl_command_queue queue, cl_mem src,
+                                           std::size_t src_offset, cl_mem dst,
+                                           std::size_t dst_offset, const Record& rec, std::size_t n,
+                                           std::size_t first, std::size_t count, const Layout& to,
+                                           cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  return copy_records(*impl_, queue, src, src_offset, dst, dst_offset, rec, n, first, count, true,
+                      Layout::aos(), to, num_wait, wait, done);
 }
 
 }  // namespace dl

@@ -8,13 +8,22 @@
 
 namespace dl::detail {
 
-cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
-                       const Layout& to, std::string* err) {
+bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to) {
   // The tiled transpose stages whole records in local memory: a record larger than the
   // budget (a swap's plane of rows, hundreds of KiB) takes the map copy.
-  const bool aos_da = ((from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
-                       (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS)) &&
-                      job.rec.size() + 16 <= tile_local_budget(job.m.lim, job.m.opt);
+  return ((from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
+          (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS)) &&
+         job.rec.size() + 16 <= tile_local_budget(job.m.lim, job.m.opt);
+}
+
+cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
+                       const Layout& to, std::string* err, std::size_t lo, std::size_t count) {
+  const bool aos_da = tiled_transpose_takes(job, from, to);
+  if (count == kAllRecords) count = job.n;
+  if (!aos_da && (lo != 0 || count != job.n)) {
+    *err = "a part of an array is converted only between AoS and DA";
+    return CL_INVALID_VALUE;
+  }
   const char* name = aos_da ? "dl_oop_transpose" : "dl_copy_map";
   cl_kernel k = nullptr;
   cl_int e = job.m.kernel(job.unit, name, &k, err);
@@ -33,17 +42,19 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
     const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
     std::size_t TB = std::max<std::size_t>(1, std::min<std::size_t>(4096, budget / per));
     const std::size_t want = 2 * job.m.lim.compute_units;
-    while (TB > 64 && (job.n + TB - 1) / TB < want) TB /= 2;
+    while (TB > 64 && (count + TB - 1) / TB < want) TB /= 2;
     // A multiple of 16 records keeps each block's DA runs vector-aligned (the kernel's
     // 16-byte DA path needs TB to be a multiple of its units per vector, at most 16).
     if (TB >= 16) TB -= TB % 16;
-    const std::size_t nblocks = (job.n + TB - 1) / TB;
+    const std::size_t nblocks = (count + TB - 1) / TB;
     op.global = job.groups(nblocks) * wg;
     op.arg(src)
         .arg(cl_ulong(src_base))
         .arg(job.buffer)
         .arg(cl_ulong(job.base))
         .arg(cl_ulong(job.n))
+        .arg(cl_ulong(lo))
+        .arg(cl_ulong(count))
         .arg(cl_uint(TB))
         .arg(cl_uint(job.ru))
         .arg(cl_uint(from.kind == LayoutKind::AoS ? 0 : 1))

@@ -1,7 +1,10 @@
 // Converting while the host uploads (docs/runtime.md, "Converting during upload"): a
 // write that replaces a buffer its kernels keep in ASTA lands in chunks of whole tiles,
-// each converted on a queue of DL's own while the next one is transferred. The buffer
-// arrives in its kernels' layout and the next launch converts nothing.
+// each converted on a queue of DL's own while the next one is transferred. A buffer kept
+// in DA cannot take its chunks in place (a chunk's records go all over the buffer): its
+// chunks land in two staging buffers by turns, and each is scattered from there to its
+// DA places. Either way the buffer arrives in its kernels' layout and the next launch
+// converts nothing.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -15,6 +18,12 @@ namespace {
 
 /// The most chunks a write is split into (docs/runtime.md, "Converting during upload").
 constexpr std::uint64_t kMaxChunks = 16;
+/// Staging buffers of an upload into DA: chunk c lands in buffer c % kStaging once the
+/// scatter of chunk c - kStaging is done.
+constexpr std::size_t kStaging = 2;
+/// Records of a chunk into DA are a multiple of this from there on: the scatter's 16-byte
+/// paths.
+constexpr std::size_t kStagedRecords = 16;
 
 /// Whether the kernels that converted `b` will want it converted again: under
 /// DL_POLICY=always they do; under auto, once the controller found that each of them pays.
@@ -37,11 +46,13 @@ struct Events {
   cl_event last() const { return list.empty() ? nullptr : list.back(); }
 };
 
-/// One upload: the buffer, its layout and the chunks' geometry.
+/// One upload: the buffer, its layout and the chunks' geometry; `staging` (into DA: the
+/// kStaging buffers chunks land in, owned by the upload) or empty (in place, ASTA).
 class Upload {
  public:
   Upload(Runtime& rt, BufferState& b, cl_command_queue q, const QueueInfo& qi, Marshaler& m,
-         cl_command_queue side, std::size_t chunk_records, std::size_t size, const void* ptr)
+         cl_command_queue side, std::size_t chunk_records, std::size_t size, const void* ptr,
+         std::vector<cl_mem> staging)
       : rt_(rt),
         b_(b),
         q_(q),
@@ -53,7 +64,14 @@ class Upload {
         n_(b.n),
         cr_(chunk_records),
         size_(size),
-        bytes_(static_cast<const unsigned char*>(ptr)) {}
+        bytes_(static_cast<const unsigned char*>(ptr)),
+        staging_(std::move(staging)) {}
+  ~Upload() {
+    // Released once the commands using them complete (OpenCL keeps them until then).
+    for (cl_mem s : staging_) real().clReleaseMemObject(s);
+  }
+  Upload(const Upload&) = delete;
+  Upload& operator=(const Upload&) = delete;
 
   /// Enqueues the writes and conversions after `first` (what the first write waits for).
   /// Returns the application's status: an error only when the first write failed (then
@@ -62,8 +80,8 @@ class Upload {
     const std::size_t k = (n_ + cr_ - 1) / cr_;
     for (std::size_t c = 0; c < k; ++c) {
       const std::size_t lo = c * cr_, hi = std::min(n_, lo + cr_);
-      const std::size_t end = c + 1 == k ? size_ : hi * rec_.size();
-      if (cl_int st = write(lo * rec_.size(), end, c == 0 ? nw : 0, c == 0 ? first : nullptr);
+      const std::size_t end = c + 1 == k && staging_.empty() ? size_ : hi * rec_.size();
+      if (cl_int st = write(c, lo * rec_.size(), end, c == 0 ? nw : 0, c == 0 ? first : nullptr);
           st != CL_SUCCESS) {
         if (c == 0) return st;
         log().warn(
@@ -75,9 +93,16 @@ class Upload {
         why_ = "conversion failure forced by DL_FAULT=upload";
         return finish(lo);
       }
-      if (!convert(lo, hi - lo, Layout::aos(), to_, writes_.last())) return finish(lo);
+      if (!convert(c, lo, hi - lo, Layout::aos(), to_, writes_.last())) return finish(lo);
       converted_ = hi;
     }
+    // Into DA, the bytes after the records go straight to the buffer.
+    if (!staging_.empty() && size_ > n_ * rec_.size())
+      if (cl_int st = write(k, n_ * rec_.size(), size_, 0, nullptr); st != CL_SUCCESS) {
+        log().warn("buffer #{}: write of the bytes after the records of an upload failed ({})",
+                   b_.id, st);
+        return finish(n_);
+      }
     return CL_SUCCESS;
   }
 
@@ -113,14 +138,21 @@ class Upload {
   std::size_t chunks() const { return chunks_; }
 
  private:
-  /// Writes bytes [lo, hi) of the application's data; chunks after the first follow the
-  /// one before (on an out-of-order queue through its event).
-  cl_int write(std::size_t lo, std::size_t hi, cl_uint nw, const cl_event* wl) {
-    cl_event prev = writes_.last();
-    if (prev && !qi_.in_order) nw = 1, wl = &prev;
+  /// Writes bytes [lo, hi) of the application's data, chunk `c`: in place to the
+  /// buffer, or (into DA, the records) to staging buffer c % kStaging once the scatter of
+  /// the chunk it held before is done. Writes after the first follow the one before (on an
+  /// out-of-order queue through its event).
+  cl_int write(std::size_t c, std::size_t lo, std::size_t hi, cl_uint nw, const cl_event* wl) {
+    std::vector<cl_event> w(wl, wl + nw);
+    if (cl_event prev = writes_.last(); prev && !qi_.in_order) w.push_back(prev);
+    const bool staged = !staging_.empty() && hi <= n_ * rec_.size();
+    if (staged && c >= kStaging) w.push_back(convs_.list[c - kStaging]);
+    cl_mem to = staged ? staging_[c % kStaging] : b_.mem;
+    const std::size_t at = staged ? 0 : lo;
     cl_event e = nullptr;
-    const cl_int st =
-        real().clEnqueueWriteBuffer(q_, b_.mem, CL_FALSE, lo, hi - lo, bytes_ + lo, nw, wl, &e);
+    const cl_int st = real().clEnqueueWriteBuffer(q_, to, CL_FALSE, at, hi - lo, bytes_ + lo,
+                                                  static_cast<cl_uint>(w.size()),
+                                                  w.empty() ? nullptr : w.data(), &e);
     if (st == CL_SUCCESS) {
       writes_.list.push_back(e);
       written_ = hi;
@@ -130,12 +162,18 @@ class Upload {
     return st;
   }
 
-  /// Converts records [lo, lo + n) on the side queue after `after`.
-  bool convert(std::size_t lo, std::size_t n, const Layout& from, const Layout& to,
+  /// Converts records [lo, lo + n) on the side queue after `after`: in place, or (into
+  /// DA) from the staging buffer of chunk `c` to their places.
+  bool convert(std::size_t c, std::size_t lo, std::size_t n, const Layout& from, const Layout& to,
                cl_event after) {
     cl_event done = nullptr;
-    MarshalResult r = m_.enqueue(side_, b_.mem, lo * rec_.size(), rec_, n, from, to, rt_.algorithm,
-                                 after ? 1 : 0, after ? &after : nullptr, &done);
+    const cl_uint nw = after ? 1 : 0;
+    const cl_event* wl = after ? &after : nullptr;
+    MarshalResult r = staging_.empty()
+                          ? m_.enqueue(side_, b_.mem, lo * rec_.size(), rec_, n, from, to,
+                                       rt_.algorithm, nw, wl, &done)
+                          : m_.enqueue_copy_part(side_, staging_[c % kStaging], 0, b_.mem, 0, rec_,
+                                                 n_, lo, n, to, nw, wl, &done);
     if (r.status != CL_SUCCESS) {
       why_ = fmt::format("{} ({})", r.error, r.status);
       return false;
@@ -156,8 +194,9 @@ class Upload {
   cl_int finish(std::size_t lo) {
     log().warn("buffer #{}: converting an upload in chunks stopped at record {}: {}", b_.id, lo,
                why_.empty() ? "its write failed" : why_);
+    if (!staging_.empty()) return rewrite();
     if (written_ < size_) {
-      if (cl_int st = write(written_, size_, 0, nullptr); st != CL_SUCCESS) {
+      if (cl_int st = write(0, written_, size_, 0, nullptr); st != CL_SUCCESS) {
         // The application's bytes before `written_` are on the device, the others not:
         // what it asked for did not happen, and cannot be undone.
         log().critical(
@@ -169,7 +208,7 @@ class Upload {
     }
     const bool forced = rt_.controls.fault("upload_rest");
     if (forced) why_ = "conversion failure forced by DL_FAULT=upload_rest";
-    if (!forced && convert(converted_, n_ - converted_, Layout::aos(), to_, writes_.last())) {
+    if (!forced && convert(0, converted_, n_ - converted_, Layout::aos(), to_, writes_.last())) {
       converted_ = n_;
       return CL_SUCCESS;
     }
@@ -177,11 +216,35 @@ class Upload {
                why_);
     const std::size_t done = converted_;
     converted_ = 0;  // the state becomes AoS (settle)
-    if (done && !convert(0, done, to_, Layout::aos(), writes_.last()))
+    if (done && !convert(0, 0, done, to_, Layout::aos(), writes_.last()))
       log().critical(
           "buffer #{}: records [0, {}) of an upload stay in {} ({}); its bytes are in "
           "neither layout",
           b_.id, done, to_.str(), why_);
+    return CL_SUCCESS;
+  }
+
+  /// After a failure of an upload into DA: the chunks scattered so far overlap the AoS
+  /// places of the others, so the whole of the application's data is written again,
+  /// plainly, after the last scatter, and the buffer becomes AoS.
+  cl_int rewrite() {
+    std::vector<cl_event> w;
+    if (cl_event last = convs_.last()) w.push_back(last);
+    if (cl_event prev = writes_.last(); prev && !qi_.in_order) w.push_back(prev);
+    cl_event e = nullptr;
+    const cl_int st = real().clEnqueueWriteBuffer(q_, b_.mem, CL_FALSE, 0, size_, bytes_,
+                                                  static_cast<cl_uint>(w.size()),
+                                                  w.empty() ? nullptr : w.data(), &e);
+    if (st != CL_SUCCESS) {
+      log().critical(
+          "buffer #{}: an upload into DA failed to enqueue its plain write ({}) after {} of its "
+          "records were scattered; the buffer holds part of the new data",
+          b_.id, st, converted_);
+      return st;
+    }
+    converted_ = 0;  // the state becomes AoS (settle)
+    writes_.list.push_back(e);
+    written_ = size_;
     return CL_SUCCESS;
   }
 
@@ -200,6 +263,7 @@ class Upload {
   std::uint64_t moved_ = 0;
   std::set<std::string> algorithms_;
   std::string why_;
+  std::vector<cl_mem> staging_;
 };
 
 /// Why a write of [0, size) of `b` on `q` is not split into converted chunks (empty when
@@ -211,15 +275,49 @@ std::string unsplittable(Runtime& rt, BufferState& b, const QueueInfo& qi, std::
   if (std::string p = rt.pinned(b.mem); !p.empty()) return p;
   if (rt.any_tainted(nw, wl)) return "its wait list may fail";
   if (!kernels_want_it(rt, b)) return "its kernels are not known to want it converted again";
-  const std::size_t r = b.record.size(), tile = b.layout.tile;
+  const std::size_t r = b.record.size();
   if (size < b.n * r) return "it does not replace every converted byte";
   // At most kMaxChunks chunks: each costs a write and a launch, and the last conversion
-  // (1/kMaxChunks of the whole) is the part left exposed.
+  // (1/kMaxChunks of the whole) is the part left exposed. A chunk is whole tiles (ASTA),
+  // or (DA) records of at least `bytes`, a multiple of kStagedRecords from there on.
   const std::uint64_t bytes =
       std::max<std::uint64_t>(rt.controls.DL_UPLOAD_CHUNK, (b.n * r + kMaxChunks - 1) / kMaxChunks);
-  const std::size_t tiles = std::max<std::uint64_t>(1, bytes / (tile * r));
-  chunk_records = tiles * tile;
+  if (b.layout.kind == LayoutKind::DA) {
+    chunk_records = (bytes + r - 1) / r;
+    if (chunk_records > kStagedRecords)
+      chunk_records = (chunk_records + kStagedRecords - 1) / kStagedRecords * kStagedRecords;
+  } else {
+    chunk_records = std::max<std::uint64_t>(1, bytes / (b.layout.tile * r)) * b.layout.tile;
+  }
   if (b.n <= chunk_records) return "it is not larger than one chunk (DL_UPLOAD_CHUNK)";
+  return {};
+}
+
+/// The staging buffers of an upload into DA of chunks of `chunk_records`, into `out`;
+/// returns why there are none (empty when there are). The scatter is asked with no
+/// records first: it refuses a record it cannot stage before anything is enqueued.
+std::string stage(Runtime& rt, Marshaler& mar, const BufferState& b, cl_context ctx,
+                  cl_command_queue q, std::size_t chunk_records, std::vector<cl_mem>& out) {
+  const std::size_t bytes = chunk_records * b.record.size();
+  for (std::size_t i = 0; i < kStaging; ++i) {
+    cl_int err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    cl_mem s = nullptr;
+    if (!rt.controls.fault("staging"))
+      s = real().clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    if (!s) {
+      for (cl_mem o : out) real().clReleaseMemObject(o);
+      out.clear();
+      return fmt::format("no staging buffer of {} bytes ({})", bytes, err);
+    }
+    out.push_back(s);
+  }
+  MarshalResult r =
+      mar.enqueue_copy_part(q, out[0], 0, b.mem, 0, b.record, b.n, 0, 0, b.layout, 0, nullptr);
+  if (r.status != CL_SUCCESS) {
+    for (cl_mem o : out) real().clReleaseMemObject(o);
+    out.clear();
+    return r.error;
+  }
   return {};
 }
 
@@ -235,24 +333,29 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
   std::unique_lock<std::mutex> lock(rt.mutex);
   rt.enter(lock);
   BufferState* b = rt.buffer(m);
-  if (!b || b->layout.kind != LayoutKind::ASTA || !b->n || size > b->size) return std::nullopt;
+  if (!b || b->layout.kind == LayoutKind::AoS || !b->n || size > b->size) return std::nullopt;
+  const bool staged = b->layout.kind == LayoutKind::DA;
   const QueueInfo qi = rt.queue(q);
   std::size_t chunk_records = 0;
   std::string why = unsplittable(rt, *b, qi, size, nw, wl, chunk_records);
   Marshaler* mar = why.empty() ? rt.marshaler(qi.context, qi.device) : nullptr;
   if (why.empty() && !mar) why = "no marshaler for the device";
-  // Both chunk shapes must plan and build before anything is enqueued.
+  // Both chunk shapes (into DA: the scatter) must plan and build before anything is
+  // enqueued.
   const std::size_t last =
       why.empty() ? b->n - (b->n - 1) / chunk_records * chunk_records : chunk_records;
   for (std::size_t n : {chunk_records, last}) {
-    if (!why.empty()) break;
-    Plan p = mar->plan(b->record, n, Layout::aos(), b->layout, rt.algorithm);
+    if (!why.empty() || (staged && n != chunk_records)) break;
+    Plan p = staged ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::OutOfPlace)
+                    : mar->plan(b->record, n, Layout::aos(), b->layout, rt.algorithm);
     std::string build_log;
     if (!p.ok)
       why = "no plan: " + p.reason;
     else if (mar->prepare(b->record, p, &build_log) != CL_SUCCESS)
       why = "marshaling program failed to build: " + build_log;
   }
+  std::vector<cl_mem> staging;
+  if (staged && why.empty()) why = stage(rt, *mar, *b, qi.context, q, chunk_records, staging);
   cl_command_queue side = nullptr;
   if (why.empty()) {
     const cl_queue_properties props[] = {
@@ -263,6 +366,7 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
     if (!side) why = fmt::format("no queue of DL's own ({})", err);
   }
   if (!why.empty()) {
+    for (cl_mem s : staging) real().clReleaseMemObject(s);
     log().debug("buffer #{}: whole write not converted as it lands: {}", b->id, why);
     return std::nullopt;
   }
@@ -271,7 +375,7 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
   WaitList w(nw, wl, false);
   rt.order_after_conversions(m, q, w);
   for (Access& a : b->users) w.add(rt.wait_event(a, q));
-  Upload up(rt, *b, q, qi, *mar, side, chunk_records, size, ptr);
+  Upload up(rt, *b, q, qi, *mar, side, chunk_records, size, ptr, std::move(staging));
   const cl_int st = up.run(w.size(), w.data());
   real().clReleaseCommandQueue(side);  // flushes it; it goes once its commands are done
   if (st != CL_SUCCESS && !up.last_write()) return st;  // nothing was enqueued

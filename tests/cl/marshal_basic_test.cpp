@@ -188,6 +188,71 @@ TEST(MarshalBasic, EnqueueCopyEveryPair) {
         }
 }
 
+// A buffer written in parts, each scattered into its DA (or AoS) places, equals the
+// whole array converted at once: parts of odd sizes, in a shuffled order, at offsets
+// that keep or break the 16-byte vector paths; bytes outside the array stay.
+TEST(MarshalBasic, EnqueueCopyPartBuildsTheWholeArray) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  std::uint32_t seed = 950;
+  for (const auto& rec : records())
+    for (std::size_t n : {std::size_t(1), std::size_t(333), std::size_t(4096)})
+      for (const Layout& to : {Layout::da(), Layout::aos()})
+        for (std::size_t soff : {std::size_t(0), std::size_t(8)}) {
+          const auto in = dltest::random_bytes(n * rec.size(), seed++);
+          std::vector<unsigned char> want(in.size());
+          dl::convert(rec, n, Layout::aos(), in.data(), to, want.data());
+          const std::size_t doff = 16;
+          dltest::DeviceBuffer src(soff + in.size()), dst(doff + in.size() + 16);
+          auto sinit = dltest::random_bytes(src.size, 3);
+          std::copy(in.begin(), in.end(), sinit.begin() + soff);
+          src.write(sinit);
+          auto dinit = dltest::random_bytes(dst.size, 4);
+          dst.write(dinit);
+          // Parts of 1, 17, 64, 100, ... records, enqueued last part first.
+          std::vector<std::pair<std::size_t, std::size_t>> parts;
+          for (std::size_t lo = 0, k = 0; lo < n; ++k) {
+            const std::size_t len =
+                std::min(n - lo, std::vector<std::size_t>{1, 17, 64, 100}[k % 4]);
+            parts.emplace_back(lo, len);
+            lo += len;
+          }
+          for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+            // The part's records are where a chunk of an upload would stage them.
+            auto r = m.enqueue_copy_part(env.queue, src.mem, soff + it->first * rec.size(), dst.mem,
+                                         doff, rec, n, it->first, it->second, to);
+            ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+            EXPECT_EQ(r.plan.bytes_moved, 2 * it->second * rec.size());
+          }
+          clFinish(env.queue);
+          auto got = dst.read();
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + doff))
+              << rec.describe() << " n=" << n << " -> " << to.str() << " soff=" << soff;
+          ASSERT_TRUE(std::equal(dinit.begin(), dinit.begin() + doff, got.begin()));
+          ASSERT_TRUE(std::equal(dinit.begin() + doff + in.size(), dinit.end(),
+                                 got.begin() + doff + in.size()));
+        }
+}
+
+TEST(MarshalBasic, EnqueueCopyPartRefusesWhatItCannotDo) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto rec = records()[0];
+  dltest::DeviceBuffer a(100 * rec.size()), b(100 * rec.size());
+  auto& m = *env.marshaler;
+  // Outside the array, into ASTA, and a part overlapping its own destination.
+  auto r = m.enqueue_copy_part(env.queue, a.mem, 0, b.mem, 0, rec, 100, 90, 20, Layout::da());
+  EXPECT_EQ(r.status, CL_INVALID_VALUE);
+  EXPECT_NE(r.error.find("not inside"), std::string::npos) << r.error;
+  r = m.enqueue_copy_part(env.queue, a.mem, 0, b.mem, 0, rec, 100, 0, 10, Layout::asta(4));
+  EXPECT_EQ(r.status, CL_INVALID_VALUE);
+  EXPECT_NE(r.error.find("only from AoS to DA"), std::string::npos) << r.error;
+  r = m.enqueue_copy_part(env.queue, a.mem, 0, a.mem, 0, rec, 50, 0, 10, Layout::da());
+  EXPECT_EQ(r.status, CL_MEM_COPY_OVERLAP);
+  EXPECT_EQ(r.kernels, 0u);
+}
+
 TEST(MarshalBasic, EnqueueCopyRefusesOverlap) {
   REQUIRE_CL();
   auto& env = ClEnv::get();

@@ -286,16 +286,28 @@ void two_layouts(Ctx& c) {  // two kernels that want one buffer in ASTA and in D
   cl.clReleaseMemObject(m);
 }
 
-void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, between launches
+/// Whole writes of buffers a kernel keeps in ASTA (advance) or DA (scale), between
+/// launches: scenarios uploads and uploads_da.
+void uploads_into(Ctx& c, bool da) {
   cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   cl_int err = CL_SUCCESS;
   cl_command_queue ooo = cl.clCreateCommandQueueWithProperties(c.context, c.device, props, &err);
   CHECK(err);
   auto v = make_particles(N, 21);
   cl_mem m = buffer(c, v);
-  cl_kernel k = kernel(c, "advance");
+  cl_kernel k = kernel(c, da ? "scale" : "advance");
+  // scale's n is its global size: no rounding up to work-groups.
+  auto run = [&](cl_mem b, int n, float x, cl_command_queue q = nullptr, cl_uint nw = 0,
+                 const cl_event* w = nullptr, cl_event* e = nullptr) {
+    if (!da) return step(c, k, b, n, x, q, nw, w, e);
+    const float f = 1.0f + x;
+    const std::size_t g = static_cast<std::size_t>(n);
+    CHECK(cl.clSetKernelArg(k, 0, sizeof b, &b));
+    CHECK(cl.clSetKernelArg(k, 1, sizeof f, &f));
+    CHECK(cl.clEnqueueNDRangeKernel(q ? q : c.queue, k, 1, nullptr, &g, nullptr, nw, w, e));
+  };
   cl_event ran = nullptr;  // the last launch (a write on the other queue follows it)
-  step(c, k, m, N, 0.01f, c.queue, 0, nullptr, &ran);
+  run(m, N, 0.01f, c.queue, 0, nullptr, &ran);
   for (int it = 0; it < 4; ++it) {
     const auto w = make_particles(N, 30 + it);
     const bool blocking = it % 2 == 0;
@@ -307,7 +319,7 @@ void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, betwe
     cl_command_type type = 0;
     CHECK(cl.clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
     c.keep(&type, sizeof type);
-    step(c, k, m, N, 0.01f * static_cast<float>(it + 2), c.queue, 1, &e, &ran);
+    run(m, N, 0.01f * static_cast<float>(it + 2), c.queue, 1, &e, &ran);
     CHECK(cl.clWaitForEvents(1, &e));
     cl_int status = 1;
     CHECK(cl.clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
@@ -325,7 +337,7 @@ void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, betwe
   const auto fresh = make_particles(N - 37, 40);
   std::memcpy(raw.data(), fresh.data(), fresh.size() * sizeof(Particle));
   CHECK(cl.clEnqueueWriteBuffer(c.queue, s, CL_TRUE, 0, bytes, raw.data(), 0, nullptr, nullptr));
-  step(c, k, s, N - 37, 0.5f);
+  run(s, N - 37, 0.5f);
   for (auto& x : raw) x = static_cast<unsigned char>(x ^ 0x5C);
   CHECK(cl.clEnqueueWriteBuffer(c.queue, s, CL_FALSE, 0, bytes, raw.data(), 0, nullptr, nullptr));
   std::vector<unsigned char> back(bytes, 0xA5);
@@ -335,6 +347,13 @@ void uploads(Ctx& c) {  // whole writes of buffers a kernel keeps in ASTA, betwe
   cl.clReleaseMemObject(m);
   cl.clReleaseMemObject(s);
   cl.clReleaseCommandQueue(ooo);
+}
+
+void uploads(Ctx& c) {
+  uploads_into(c, false);
+}
+void uploads_da(Ctx& c) {
+  uploads_into(c, true);
 }
 
 void spawn(Ctx& c) {  // a program without OpenCL run between launches (it inherits LD_PRELOAD)
@@ -585,6 +604,7 @@ Scenarios all_scenarios() {
       {"two_layouts", two_layouts},
       {"out_of_order", out_of_order},
       {"uploads", uploads},
+      {"uploads_da", uploads_da},
       {"spawn", spawn},
       {"late_thread", late_thread},
       {"threads", threads},

@@ -94,6 +94,35 @@ TEST_P(Hooks, UploadsConvertAsTheyLand) {
   EXPECT_EQ(total(r, "marshals"), total(plain, "marshals") + 2) << plain.report.dump(2);
 }
 
+// Into DA (scale's layout): the chunks, 112 records each (4800 bytes rounded up to a
+// multiple of 16 records), land in two staging buffers by turns and are scattered to their DA
+// places; the same writes, events and bytes as the ASTA scenario.
+TEST_P(Hooks, UploadsIntoDaScatterAsTheyLand) {
+  Result r = run("uploads_da", GetParam(), "DL_UPLOAD_CHUNK=4800");
+  expect_same("uploads_da", r);
+  EXPECT_EQ(total(r, "uploads"), 4u) << r.report.dump(2);
+  std::uint64_t chunks = 0;
+  for (const auto& b : r.report["buffers"]) chunks += b.value("upload_chunks", 0u);
+  EXPECT_EQ(chunks, 3u * 9 + 9) << r.report.dump(2);
+  Result plain = run("uploads_da", GetParam(), "DL_UPLOAD_CHUNK=0");
+  expect_same("uploads_da", plain);
+  EXPECT_EQ(total(plain, "uploads"), 0u);
+  EXPECT_EQ(total(r, "marshals"), total(plain, "marshals") + 2) << plain.report.dump(2);
+}
+
+// An upload into DA whose scatter fails after its first chunk is written again whole,
+// plainly (the scattered chunks overlap the others' AoS places); one whose staging
+// buffers cannot be allocated is not split. The bytes never change.
+TEST(Uploads, FailedScattersIntoDaFallBack) {
+  Result r = run("uploads_da", "preload", "DL_UPLOAD_CHUNK=4800 DL_FAULT=upload");
+  expect_same("uploads_da", r);
+  EXPECT_EQ(total(r, "uploads"), 0u) << r.report.dump(2);
+  EXPECT_NE(r.log.find("stopped at record 112"), std::string::npos) << r.log;
+  r = run("uploads_da", "preload", "DL_UPLOAD_CHUNK=4800 DL_FAULT=staging");
+  expect_same("uploads_da", r);
+  EXPECT_EQ(total(r, "uploads"), 0u) << r.report.dump(2);
+}
+
 // A conversion of a split write that fails: the rest is converted in one, or, when that
 // fails too, the chunks done go back to AoS; the bytes never change.
 TEST(Uploads, FailedChunkConversionsFallBack) {

@@ -1,0 +1,67 @@
+// A batch of particle records, as a streaming application uploads one per step: each
+// work-item reads one whole record and writes one number. The host keeps the records in
+// AoS; the annotation lets DL read them in ASTA.
+typedef struct {
+  float4 pos;
+  float4 vel;
+  float mass;
+  int id;
+} particle;
+
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
+  const dl_off b = i / w * w;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+#endif
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+//DL: AoS: const p[n] -> DA AOS2DA_particle
+#ifdef DL_ASTA_T
+__kernel void energy(__global const particle* p, __global float* out, int n) {
+  const dl_off dl_n_p = (dl_off)((long)(n));
+  const dl_off dl_w_p = dl_n_p;
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const float4 v = DL_REF(__global, float4, p, dl_da(dl_n_p, 48, (i), 16, 16));
+  out[i] = 0.5f * DL_REF(__global, float, p, dl_da(dl_n_p, 48, (i), 32, 4)) * dot(v, v) + dot(DL_REF(__global, float4, p, dl_da(dl_n_p, 48, (i), 0, 16)), v) + (float)(DL_REF(__global, int, p, dl_da(dl_n_p, 48, (i), 36, 4)) & 1023);
+}
+#else
+__kernel void energy(__global const particle* p, __global float* out, int n) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const float4 v = p[i].vel;
+  out[i] = 0.5f * p[i].mass * dot(v, v) + dot(p[i].pos, v) + (float)(p[i].id & 1023);
+}
+#endif
