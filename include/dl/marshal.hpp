@@ -120,6 +120,11 @@ struct MarshalOptions {
   std::function<void(const std::string& key, const std::string& bytes)> save_plan;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).
   std::size_t scratch_padding = 0;
+  /// A conversion of several commands also returns its first command's event
+  /// (MarshalResult::first) where the caller asks for `done`: on a profiling queue its
+  /// device time is then from the first command's start to the last one's end (on an
+  /// in-order queue the commands in between carry no events).
+  bool first_event = false;
 };
 
 /// One enqueued kernel sequence of a plan.
@@ -142,6 +147,9 @@ struct MarshalResult {
   std::string error;  // why, when status != CL_SUCCESS (nothing was enqueued then)
   Plan plan;
   cl_uint kernels = 0;  // kernels enqueued
+  /// The first command's event (MarshalOptions::first_event, several commands, `done`
+  /// asked for); the caller releases it.
+  cl_event first = nullptr;
 };
 
 /// Converts buffers of one context and device. Thread-safe. Programs are built once per

@@ -193,7 +193,8 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
     const cl_uint nw = i == 0 ? num_wait : (in_order ? 0 : 1);
     const cl_event* wl = i == 0 ? wait : (in_order ? nullptr : &prev);
     cl_event ev = nullptr;
-    cl_event* evp = (in_order && !last) || (last && !done) ? nullptr : &ev;
+    const bool first = i == 0 && !last && done && job.m.opt.first_event;
+    cl_event* evp = (in_order && !last && !first) || (last && !done) ? nullptr : &ev;
     if (op.kind == detail::Op::Kind::Fill) {
       const cl_uint zero = 0;
       err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
@@ -212,9 +213,15 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
                                           evp);
       if (err == CL_SUCCESS) ++r.kernels;
     }
+    if (first && ev) {
+      api->clRetainEvent(ev);
+      r.first = ev;
+    }
     if (prev) api->clReleaseEvent(prev);
     prev = ev;
     if (err != CL_SUCCESS) {
+      if (r.first) api->clReleaseEvent(r.first);
+      r.first = nullptr;
       r.status = err;
       r.error = "enqueueing command " + std::to_string(i) + " (" +
                 (op.kind == detail::Op::Kind::Copy ? std::string("copy") : op.kernel) +

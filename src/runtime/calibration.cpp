@@ -161,7 +161,17 @@ struct Probe {
         MarshalResult res = m.enqueue(q, recs, 0, rec, records, dir ? to : Layout::aos(),
                                       dir ? Layout::aos() : to, Algorithm::Auto, 0, nullptr, &e);
         if (res.status != CL_SUCCESS) return {0, 0};
-        const double t = elapsed(e);
+        double t = elapsed(e);
+        if (res.first && t > 0) {  // a conversion of several commands: from the first's start
+          cl_ulong first = 0, last = 0;
+          if (real().clGetEventProfilingInfo(res.first, CL_PROFILING_COMMAND_START, sizeof first,
+                                             &first, nullptr) == CL_SUCCESS &&
+              real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof last, &last,
+                                             nullptr) == CL_SUCCESS &&
+              last > first)
+            t = static_cast<double>(last - first);
+        }
+        release(res.first);
         release(e);
         double& best = dir ? back : there;
         if (t > 0 && (best == 0 || t < best)) best = t;

@@ -53,6 +53,8 @@ Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
                      : tp == "off" ? MarshalOptions::Prefer::Never
                                    : MarshalOptions::Prefer::Device;
       o.build_program = build_program;
+      // The report and the trace time a conversion of several commands whole.
+      o.first_event = controls.profiling();
       o.load_plan = [](const std::string& key, const std::function<bool(const std::string&)>& use) {
         return plan_cache().load(plan_identity(key),
                                  [&](const std::string& bytes, std::string* why) {
@@ -187,7 +189,8 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
               to.str(), n, rec.name(), algos, r.plan.bytes_moved, why);
   if (controls.profiling() && done)
     profile(done, fmt::format("marshal #{} {}->{}", b.id, from.str(), to.str()), "marshal", q,
-            nullptr, b.stats);
+            nullptr, b.stats, r.first);
+  release(r.first);
   wait.converted(done);
   return {};
 }

@@ -372,8 +372,11 @@ class Runtime {
   void taint(cl_event e, bool app_holds);
 
   // Report and trace.
+  /// Records command `e`'s device time (report, summary, trace) once it completes; with
+  /// `first`, from that command's start (a conversion of several commands) to e's end.
   void profile(cl_event e, std::string name, std::string category, cl_command_queue q,
-               std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs);
+               std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs,
+               cl_event first = nullptr);
   void write_outputs();
   void summary();
   /// The controller's calibrations and per-kernel decisions, for the report.

@@ -20,6 +20,7 @@ struct Pending {
   std::shared_ptr<BufferStats> bs;
   cl_event event = nullptr;  // retained until the callback
   bool recorded = false;     // by settle_profiles at exit, before its callback ran
+  cl_event first = nullptr;  // where the span starts (retained), or null: `event` alone
 };
 
 /// Commands whose completion callback has not run yet (guarded by Runtime::trace_mutex).
@@ -94,8 +95,8 @@ void record(Pending& p) {
   Runtime& rt = Runtime::get();
   p.recorded = true;
   cl_ulong start = 0, end = 0;
-  if (real().clGetEventProfilingInfo(p.event, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                     nullptr) != CL_SUCCESS ||
+  if (real().clGetEventProfilingInfo(p.first ? p.first : p.event, CL_PROFILING_COMMAND_START,
+                                     sizeof start, &start, nullptr) != CL_SUCCESS ||
       real().clGetEventProfilingInfo(p.event, CL_PROFILING_COMMAND_END, sizeof end, &end,
                                      nullptr) != CL_SUCCESS)
     return;
@@ -115,16 +116,20 @@ void CL_CALLBACK on_complete(cl_event e, cl_int status, void* data) {
   if (status == CL_COMPLETE && !p->recorded) record(*p);
   in_flight().erase(p.get());
   rt.pending_profiles--;
+  release(p->first);
   release(e);
 }
 
 }  // namespace
 
 void Runtime::profile(cl_event e, std::string name, std::string category, cl_command_queue q,
-                      std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs) {
+                      std::shared_ptr<KernelStats> ks, std::shared_ptr<BufferStats> bs,
+                      cl_event first) {
   if (!e) return;
   retain(e);
-  auto* p = new Pending{std::move(name), std::move(category), q, std::move(ks), std::move(bs), e};
+  retain(first);
+  auto* p = new Pending{std::move(name), std::move(category), q, std::move(ks), std::move(bs), e,
+                        false, first};
   {
     std::lock_guard<std::mutex> lock(trace_mutex);
     pending_profiles++;
@@ -137,6 +142,7 @@ void Runtime::profile(cl_event e, std::string name, std::string category, cl_com
       pending_profiles--;
     }
     delete p;
+    release(first);
     release(e);
   }
 }

@@ -184,7 +184,8 @@ class Upload {
     for (const auto& s : r.plan.steps) algorithms_.insert(algorithm_name(s.algorithm));
     if (rt_.controls.profiling())
       rt_.profile(done, fmt::format("upload #{} {}->{}", b_.id, from.str(), to.str()), "marshal",
-                  side_, nullptr, b_.stats);
+                  side_, nullptr, b_.stats, r.first);
+    release(r.first);
     return true;
   }
 

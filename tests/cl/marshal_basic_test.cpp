@@ -253,6 +253,54 @@ TEST(MarshalBasic, EnqueueCopyPartRefusesWhatItCannotDo) {
   EXPECT_EQ(r.kernels, 0u);
 }
 
+// MarshalOptions::first_event: a conversion of several commands on an in-order profiling
+// queue returns its first command's event too, which starts no later than the last one
+// (the span the report and trace time); one command, or the option off, returns none.
+TEST(MarshalBasic, FirstEventOpensTheSpanOfSeveralCommands) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const auto rec = records()[2];
+  const std::size_t n = 5000;
+  const auto in = dltest::random_bytes(n * rec.size(), 77);
+  dltest::DeviceBuffer buf(in.size());
+  buf.write(in);
+  for (bool on : {true, false}) {
+    dl::MarshalOptions o;
+    o.first_event = on;
+    dl::Marshaler m(env.context, env.device, nullptr, o);
+    // AoS -> DA goes through ASTA (two steps); AoS -> ASTA(8) is one kernel.
+    for (const Layout& to : {Layout::da(), Layout::asta(8)}) {
+      cl_event done = nullptr;
+      auto r = m.enqueue(q, buf.mem, 0, rec, n, Layout::aos(), to, Algorithm::Auto, 0, nullptr,
+                         &done);
+      ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+      ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+      const bool several = r.plan.steps.size() > 1 || r.kernels > 1;
+      EXPECT_EQ(r.first != nullptr, on && several) << to.str() << " kernels " << r.kernels;
+      if (r.first) {
+        cl_ulong s0 = 0, s1 = 0, e1 = 0;
+        clGetEventProfilingInfo(r.first, CL_PROFILING_COMMAND_START, sizeof s0, &s0, nullptr);
+        clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof s1, &s1, nullptr);
+        clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof e1, &e1, nullptr);
+        EXPECT_LT(s0, s1);
+        EXPECT_LE(s1, e1);
+        clReleaseEvent(r.first);
+      }
+      clReleaseEvent(done);
+      r = m.enqueue(q, buf.mem, 0, rec, n, to, Layout::aos());
+      ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+      EXPECT_EQ(r.first, nullptr);  // no `done` asked for
+    }
+  }
+  clFinish(q);
+  EXPECT_TRUE(buf.read() == in);
+  clReleaseCommandQueue(q);
+}
+
 TEST(MarshalBasic, EnqueueCopyRefusesOverlap) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
