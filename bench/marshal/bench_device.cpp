@@ -155,4 +155,12 @@ double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem
   });
 }
 
+double timed_diagonal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src,
+                      cl_mem dst, const dl::DiagonalShape& shape, bool to_diagonal, bool tiled,
+                      dl::MarshalResult* result) {
+  return timed_after_spacer(ref, result, [&](cl_event* done) {
+    return m.enqueue_diagonal(d.queue, src, 0, dst, 0, shape, to_diagonal, tiled, 0, nullptr, done);
+  });
+}
+
 }  // namespace dlbm

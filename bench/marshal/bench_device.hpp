@@ -48,5 +48,10 @@ double timed_marshal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_
 double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src, cl_mem dst,
                   const dl::Record& rec, std::size_t n, const dl::Layout& from,
                   const dl::Layout& to, dl::MarshalResult* result);
+/// Times the diagonalization src -> dst of `shape` (Marshaler::enqueue_diagonal), after a
+/// spacer; -1 if it could not be enqueued.
+double timed_diagonal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src,
+                      cl_mem dst, const dl::DiagonalShape& shape, bool to_diagonal, bool tiled,
+                      dl::MarshalResult* result);
 
 }  // namespace dlbm

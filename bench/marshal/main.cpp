@@ -9,7 +9,8 @@
 //                    [--work-group-size 0] [--tile-local-bytes 0]
 //
 // --groups: sweep (records of S floats), table1 (the paper's matrices), swap (swaps of two
-// adjacent dimensions of a float array: records of rows, docs/remappings.md).
+// adjacent dimensions of a float array: records of rows, docs/remappings.md), diag
+// (diagonalization of float planes, out of place, both directions; not in the default).
 // --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
 // (MarshalOptions::instance_cycles).
 // --build-options: appended to the marshaling programs' build options (kernel variants).
@@ -24,11 +25,15 @@
 // to the better of the two copies at the same buffer size. Every (layout pair, algorithm)
 // is verified once per direction against DL's CPU converter (fully up to --full-verify-mib,
 // sampled above). Exit status 1 if any result is wrong.
+#include <dl/diagonal.hpp>
 #include <dl/layout.hpp>
 #include <dl/marshal.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -334,6 +339,100 @@ void run_buffer(Bench& B, const std::string& group, const std::string& shape, co
   clReleaseMemObject(buf);
 }
 
+/// Diagonalization (docs/remappings.md): planes of floats filling `size` bytes, square,
+/// wider, taller and a batch of small planes, both directions of diagonals, to the
+/// diagonals and back, the tiled kernel and the gather; each verified once against the
+/// CPU reference (every element up to --full-verify-mib, else sampled).
+void run_diagonal(Bench& B, std::size_t size) {
+  const std::size_t f = size / sizeof(float);
+  struct Shape {
+    const char* name;
+    std::uint64_t ny, nx, planes;
+  };
+  const std::uint64_t side = 1ull << (63 - __builtin_clzll(std::max<std::uint64_t>(
+                                               4, static_cast<std::uint64_t>(std::sqrt(f)))));
+  const Shape shapes[] = {{"square", side, side, 1},
+                          {"wide", side / 2, side * 2, 1},
+                          {"tall", side * 2, side / 2, 1},
+                          {"planes-1024", 1024, 1024, std::max<std::uint64_t>(1, f >> 20)},
+                          {"odd-9973x6007", 9973, 6007, 1}};
+  for (const auto& sh : shapes) {
+    const std::uint64_t count = sh.ny * sh.nx * sh.planes;
+    if (count > f || count == 0) continue;
+    const std::size_t bytes = count * sizeof(float);
+    std::vector<unsigned char> orig(bytes);
+    std::uint32_t s = 12345;
+    for (auto& c : orig) c = static_cast<unsigned char>((s = s * 1664525u + 1013904223u) >> 24);
+    cl_mem a = dlb::make_buffer(B.d, bytes), b = dlb::make_buffer(B.d, bytes);
+    const json& c = B.copy(bytes);
+    for (dl::Diagonal dir : {dl::Diagonal::Secondary, dl::Diagonal::Main})
+      for (bool tiled : {true, false}) {
+        const dl::DiagonalShape ds{sh.ny, sh.nx, sh.planes, sizeof(float), dir};
+        dlb::write(B.d, a, orig.data(), bytes);
+        for (bool to : {true, false}) {
+          json row{{"group", "diag"},
+                   {"shape", std::string(sh.name) + (dir == dl::Diagonal::Main ? "-main" : "")},
+                   {"ny", sh.ny},
+                   {"nx", sh.nx},
+                   {"planes", sh.planes},
+                   {"bytes", bytes},
+                   {"from", to ? "row-major" : "diagonal"},
+                   {"to", to ? "diagonal" : "row-major"},
+                   {"algorithm", tiled ? "diag-tiled" : "diag-gather"}};
+          cl_mem src = to ? a : b, dst = to ? b : a;
+          std::vector<double> ms;
+          dl::MarshalResult res;
+          for (int r = -B.warmup; r < B.repeats; ++r) {
+            const double t = dlbm::timed_diagonal(B.d, B.ref, B.m, src, dst, ds, to, tiled, &res);
+            if (t < 0) break;
+            if (r >= 0) ms.push_back(t);
+          }
+          if (ms.empty()) {
+            row["status"] = "error";
+            row["reason"] = res.error;
+            B.rows.push_back(row);
+            continue;
+          }
+          // After the way back the planes must be the original bytes; after the way there,
+          // each sampled element where the map puts it.
+          std::vector<unsigned char> got(bytes);
+          dlb::read(B.d, dst, got.data(), bytes);
+          bool right = true;
+          if (!to) {
+            right = got == orig;
+          } else {
+            const std::uint64_t step = bytes <= B.full_verify_bytes ? 1 : 9973;
+            for (std::uint64_t e = 0; e < count && right; e += step) {
+              const std::uint64_t plane = sh.ny * sh.nx, z = e / plane, q = e % plane;
+              const std::uint64_t at = z * plane + dl::diagonal_position(ds, q / sh.nx, q % sh.nx);
+              right = std::memcmp(&orig[e * 4], &got[at * 4], 4) == 0;
+            }
+          }
+          std::sort(ms.begin(), ms.end());
+          const double med = ms[ms.size() / 2], gbps = 2e-6 * double(bytes) / med;
+          row["ms"] = med;
+          row["gbps"] = gbps;
+          row["ratio_to_copy"] = gbps / c["reference_gbps"].get<double>();
+          row["repeats"] = ms.size();
+          row["kernels"] = res.kernels;
+          if (!right) {
+            ++B.wrong;
+            row["reason"] = "WRONG RESULT";
+            std::fprintf(stderr, "*** WRONG RESULT: diag %s\n",
+                         row["shape"].get<std::string>().c_str());
+          }
+          std::printf("diag %-22s %-9s -> %-9s %-11s %8.3f ms %7.1f GB/s %5.1f%% of copy%s\n",
+                      row["shape"].get<std::string>().c_str(), to ? "row-major" : "diagonal",
+                      to ? "diagonal" : "row-major", tiled ? "tiled" : "gather", med, gbps,
+                      100 * row["ratio_to_copy"].get<double>(), right ? "" : " WRONG");
+          B.rows.push_back(row);
+        }
+      }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+  }
+}
+
 json targets(const json& rows) {
   struct Target {
     const char* name;
@@ -585,6 +684,7 @@ int main(int argc, char** argv) try {
       save();
     }
   }
+  if (has("diag")) run_diagonal(B, size);
   // Marshaling cost of the applications' buffers (bench/apps write these descriptions).
   for (const auto& file : args.words("app-json", {})) {
     const json app = json::parse(dlb::read_text(file));

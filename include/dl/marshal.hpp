@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dl/diagonal.hpp"
 #include "dl/layout.hpp"
 
 namespace spdlog {
@@ -211,6 +212,16 @@ class Marshaler {
                                   std::size_t n, std::size_t first, std::size_t count,
                                   const Layout& to, cl_uint num_wait = 0,
                                   const cl_event* wait = nullptr, cl_event* done = nullptr);
+
+  /// Out of place: the planes of `shape` at src[src_offset] diagonalized into
+  /// dst[dst_offset] (to_diagonal), or back to row-major (include/dl/diagonal.hpp); the
+  /// regions must not overlap. `tiled` (the default) moves parallelograms of rows by
+  /// diagonals through local memory, so reads and writes stay coalesced; false takes one
+  /// element per work-item (the reference). plan.bytes_moved counts a read and a write.
+  MarshalResult enqueue_diagonal(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                                 cl_mem dst, std::size_t dst_offset, const DiagonalShape& shape,
+                                 bool to_diagonal, bool tiled = true, cl_uint num_wait = 0,
+                                 const cl_event* wait = nullptr, cl_event* done = nullptr);
 
   /// The ASTA tile width the planner recommends on this device.
   std::uint32_t preferred_tile() const;

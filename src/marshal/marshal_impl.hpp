@@ -26,6 +26,7 @@ extern const char* const tile_transpose;
 extern const char* const tail_shift;
 extern const char* const transpose3;
 extern const char* const tile_square;
+extern const char* const diagonal;
 }  // namespace kernels
 
 namespace detail {
@@ -207,6 +208,11 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
+/// Diagonalization of `s` from `src` (base in units) to the job's buffer, or back: the
+/// tiled kernel where a tile of at least 4 x 4 elements fits local memory (and `tiled`),
+/// else the gather.
+cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
+                    bool to_diagonal, bool tiled, std::string* err);
 /// `count` of add_copy_kernel: every record of the job.
 inline constexpr std::size_t kAllRecords = ~std::size_t{0};
 /// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a

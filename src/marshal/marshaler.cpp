@@ -452,6 +452,51 @@ MarshalResult copy_records(Marshaler::Impl& m, cl_command_queue queue, cl_mem sr
 
 }  // namespace
 
+MarshalResult Marshaler::enqueue_diagonal(cl_command_queue queue, cl_mem src,
+                                          std::size_t src_offset, cl_mem dst,
+                                          std::size_t dst_offset, const DiagonalShape& shape,
+                                          bool to_diagonal, bool tiled, cl_uint num_wait,
+                                          const cl_event* wait, cl_event* done) {
+  MarshalResult r;
+  auto fail = [&](cl_int err, std::string why) {
+    r.status = err;
+    r.error = why.empty() ? "OpenCL error " + std::to_string(err) : std::move(why);
+    return r;
+  };
+  if (shape.elem == 0 || shape.elem > kMaxRecordSize)
+    return fail(CL_INVALID_VALUE, "an element of " + std::to_string(shape.elem) + " bytes (1 to " +
+                                      std::to_string(kMaxRecordSize) + ")");
+  const std::uint64_t count = shape.planes * shape.ny * shape.nx;
+  if (shape.ny && shape.nx &&
+      (count / shape.ny / shape.nx != shape.planes || count > ~std::uint64_t{0} / 16 / shape.elem))
+    return fail(CL_INVALID_VALUE, "the array's size overflows");
+  const std::size_t bytes = shape.bytes();
+  r.plan.ok = true;
+  r.plan.bytes_moved = 2 * bytes;
+  std::string why;
+  cl_int err = region_ok(impl_->api, src, src_offset, bytes, &why);
+  if (err == CL_SUCCESS) err = region_ok(impl_->api, dst, dst_offset, bytes, &why);
+  if (err != CL_SUCCESS) return fail(err, why);
+  if (src == dst && !(src_offset + bytes <= dst_offset || dst_offset + bytes <= src_offset))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  // One slot of `elem` bytes: the job's unit is the widest that divides the element and
+  // both offsets.
+  const Record rec =
+      Record::blocks("dl_diagonal", Scalar::UChar, 1, static_cast<unsigned>(shape.elem));
+  detail::Job job(*impl_, rec);
+  err = detail::setup(job, count, dst, dst_offset, src_offset);
+  if (err == CL_SUCCESS && count)
+    err = detail::add_diagonal(job, src, src_offset / job.unit, shape, to_diagonal, tiled, &why);
+  if (err != CL_SUCCESS) return fail(err, why);
+  if (job.ops.empty()) {
+    if (done) r.status = impl_->api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
+    return r;
+  }
+  detail::execute(job, queue, num_wait, wait, done, r);
+  return r;
+}
+
 MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,
                                       cl_mem dst, std::size_t dst_offset, const Record& rec,
                                       std::size_t n, const Layout& from, const Layout& to,

@@ -1,0 +1,162 @@
+// DL marshaling kernels: diagonalization of the two fastest dimensions, out of place
+// (include/dl/diagonal.hpp has the map and its CPU reference; docs/remappings.md the
+// picture). `planes` planes of ny x nx elements of ru units; dir 0: row-major src ->
+// diagonalized dst, dir 1: back. `mirror` != 0: diagonals parallel to the main diagonal
+// (the plane mirrored in x), else to the secondary one. Positions here are in the
+// mirrored frame x' (x' = x, or nx - 1 - x), where diagonal d holds x' + y = d.
+
+// Elements of the diagonals before diagonal d.
+inline ulong dl_diag_start(ulong d, ulong nx, ulong ny) {
+  const ulong a = min(nx, ny), b = max(nx, ny);
+  if (d < a) return d * (d + 1) / 2;
+  if (d < b) return a * (a - 1) / 2 + (d - (a - 1)) * a;
+  const ulong m = nx + ny - 1 - d;
+  return nx * ny - m * (m + 1) / 2;
+}
+
+// The position of element (y, x') in its diagonalized plane.
+inline ulong dl_diag_pos(ulong y, ulong xm, ulong nx, ulong ny) {
+  const ulong d = xm + y;
+  return dl_diag_start(d, nx, ny) + y - (d >= nx ? d - (nx - 1) : 0);
+}
+
+// floor(sqrt(v)) from a float estimate, corrected to the exact integer root.
+inline ulong dl_isqrt(ulong v) {
+  ulong r = (ulong)sqrt((float)v);
+  while (r > 0 && r * r > v) --r;
+  while ((r + 1) * (r + 1) <= v) ++r;
+  return r;
+}
+
+// The element (y, x') stored at position p of a diagonalized plane.
+inline void dl_diag_elem(ulong p, ulong nx, ulong ny, ulong* y, ulong* xm) {
+  const ulong a = min(nx, ny), b = max(nx, ny);
+  const ulong head = a * (a - 1) / 2, plateau = head + (b - a + 1) * a;
+  ulong d;
+  if (p < head) {
+    d = (dl_isqrt(8 * p + 1) - 1) / 2;
+  } else if (p < plateau) {
+    d = a - 1 + (p - head) / a;
+  } else {
+    const ulong q = nx * ny - p;
+    ulong m = (dl_isqrt(8 * q + 1) - 1) / 2;
+    if (m * (m + 1) / 2 < q) ++m;
+    d = nx + ny - 1 - m;
+  }
+  *y = p - dl_diag_start(d, nx, ny) + (d >= nx ? d - (nx - 1) : 0);
+  *xm = d - *y;
+}
+
+// One work-item per destination unit (coalesced stores); the loads follow the map. The
+// reference for the tiled kernel below, and its fallback.
+__kernel void dl_diag_gather(__global const U* restrict src, ulong sbase, __global U* restrict dst,
+                             ulong dbase, ulong ny, ulong nx, ulong planes, uint ru, uint dir,
+                             uint mirror) {
+  const ulong plane = ny * nx, total = planes * plane * ru;
+  for (ulong t = get_global_id(0); t < total; t += get_global_size(0)) {
+    const ulong e = t / ru, k = t - e * ru;
+    const ulong z = e / plane, q = e - z * plane;  // q: position in the destination plane
+    ulong from;
+    if (dir == 0) {  // q is a diagonal position
+      ulong y, xm;
+      dl_diag_elem(q, nx, ny, &y, &xm);
+      from = y * nx + (mirror ? nx - 1 - xm : xm);
+    } else {  // q is a row-major position
+      const ulong y = q / nx, x = q - y * nx;
+      from = dl_diag_pos(y, mirror ? nx - 1 - x : x, nx, ny);
+    }
+    dst[dbase + t] = src[sbase + (z * plane + from) * ru + k];
+  }
+}
+
+// Position t0 of a walk over a [.][across] array (a: row, u: column)...
+inline void dl_diag_walk(uint t0, uint across, uint* a, uint* u) {
+  *a = t0 / across;
+  *u = t0 - *a * across;
+}
+// ... advanced by step_a * across + step_u positions.
+inline void dl_diag_next(uint step_a, uint step_u, uint across, uint* a, uint* u) {
+  *u += step_u;
+  *a += step_a;
+  if (*u >= across) {
+    *u -= across;
+    ++*a;
+  }
+}
+
+// Tiled: a work-group takes H rows [y0, y0 + H) of a plane and W diagonals [d0, d0 + W)
+// of them: the parallelogram where row y holds x' in [d0 - y, d0 + W - y), W consecutive
+// elements, and diagonal d holds the H elements of those rows, consecutive in the
+// diagonalized plane too. Both sides move runs of W or H elements through local memory
+// (rows of W * ru units at a pitch of W * ru + 1). Band b of a plane has tiles
+// d0 = b * H + j * W, j < ceil((nx + H - 1) / W). Per tile, H row starts and W diagonal
+// starts are computed once (`rb`, `db`, in units); per unit the work is 32-bit: row r,
+// column c (element x' = j W + c - r of row y0 + r) and unit k, stepped without divisions.
+// Planes of up to 2^31 elements and rows of up to 2^31 units (the host checks).
+__kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __global U* restrict dst,
+                            ulong dbase, ulong ny, ulong nx, ulong planes, uint ru, uint dir,
+                            uint mirror, uint H, uint W, __local U* lds, __local ulong* rb,
+                            __local ulong* db) {
+  const uint bands = (uint)((ny + H - 1) / H), per_band = (uint)((nx + H - 1 + W - 1) / W);
+  const uint tiles_per_plane = bands * per_band;
+  const ulong tiles = planes * tiles_per_plane, plane = ny * nx;
+  const uint lid = get_local_id(0), lsz = get_local_size(0);
+  const uint wr = W * ru, hr = H * ru, pitch = wr + 1, cnt = H * wr;
+  const uint nxu = (uint)nx;
+  // The walks over the row side ([H][W ru]) and the diagonal side ([W][H ru]).
+  const uint rs_a = lsz / wr, rs_u = lsz - rs_a * wr, ds_a = lsz / hr, ds_u = lsz - ds_a * hr;
+  for (ulong g = get_group_id(0); g < tiles; g += get_num_groups(0)) {
+    const ulong z = g / tiles_per_plane;
+    const uint rest = (uint)(g - z * tiles_per_plane);
+    const uint b = rest / per_band, j = rest - b * per_band;
+    const uint y0 = b * H, jw = j * W;  // d0 = y0 + jw
+    const ulong pbase = z * plane;
+    // Row starts (row side) and diagonal starts shifted by y0 (diagonal side), in units.
+    for (uint r = lid; r < H; r += lsz)
+      rb[r] = (pbase + (ulong)(y0 + r) * nx) * ru;
+    for (uint c = lid; c < W; c += lsz) {
+      const ulong d = (ulong)y0 + jw + c;
+      const ulong lo = d >= nx ? d - (nx - 1) : 0;
+      db[c] = (pbase + dl_diag_start(d, nx, ny) - lo + y0) * ru;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong sb = sbase, dbb = dbase;
+    for (int side = 0; side < 2; ++side) {
+      // side 0 loads into local memory, side 1 stores from it; the row side is loaded
+      // for dir 0 and stored for dir 1.
+      const bool rows = (side == 0) == (dir == 0);
+      uint a, u;
+      if (rows)
+        dl_diag_walk(lid, wr, &a, &u);
+      else
+        dl_diag_walk(lid, hr, &a, &u);
+      for (uint t = lid; t < cnt; t += lsz) {
+        uint r, c, k;
+        if (rows) {
+          r = a;
+          c = ru == 1 ? u : u / ru;
+          k = u - c * ru;
+        } else {
+          c = a;
+          r = ru == 1 ? u : u / ru;
+          k = u - r * ru;
+        }
+        const uint xm = jw + c - r;  // x' of (y0 + r, d0 + c), valid when jw + c >= r
+        if (jw + c >= r && xm < nxu && (ulong)y0 + r < ny) {
+          const ulong at_row = rb[r] + (ulong)(mirror ? nxu - 1 - xm : xm) * ru + k;
+          const ulong at_diag = db[c] + (ulong)r * ru + k;
+          const uint l = r * pitch + c * ru + k;
+          if (side == 0)
+            lds[l] = src[sb + (dir == 0 ? at_row : at_diag)];
+          else
+            dst[dbb + (dir == 0 ? at_diag : at_row)] = lds[l];
+        }
+        if (rows)
+          dl_diag_next(rs_a, rs_u, wr, &a, &u);
+        else
+          dl_diag_next(ds_a, ds_u, hr, &a, &u);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// Diagonalization (kernels/diagonal.cl): the tiled kernel moves parallelograms of H rows
+// by W diagonals through local memory, the gather one element per work-item.
+#include <algorithm>
+
+#include "marshal_impl.hpp"
+
+namespace dl::detail {
+
+cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
+                    bool to_diagonal, bool tiled, std::string* err) {
+  const std::size_t unit = job.unit, ru = job.ru;
+  // The largest square tile of at most 64 x 64 elements whose rows (and the tile's row
+  // and diagonal starts) fit the local budget; the tiled kernel's 32-bit positions hold
+  // planes of up to 2^31 elements and rows of up to 2^31 units.
+  std::uint32_t side = 64;
+  const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
+  auto local = [&](std::size_t sd) { return sd * (sd * ru + 1) * unit + 16 * sd; };
+  while (side > 4 && local(side) > budget) side /= 2;
+  const std::uint64_t limit = std::uint64_t{1} << 31;
+  if (local(side) > budget || s.ny * s.nx >= limit || s.nx * ru >= limit || s.ny + side >= limit)
+    tiled = false;
+  const char* name = tiled ? "dl_diag_tiled" : "dl_diag_gather";
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, name, &k, err); e != CL_SUCCESS) return e;
+  const std::size_t wg = job.m.work_group(k);
+  Op op;
+  op.kernel = name;
+  op.local = wg;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(job.base))
+      .arg(cl_ulong(s.ny))
+      .arg(cl_ulong(s.nx))
+      .arg(cl_ulong(s.planes))
+      .arg(cl_uint(ru))
+      .arg(cl_uint(to_diagonal ? 0 : 1))
+      .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0));
+  if (tiled) {
+    const std::uint64_t bands = (s.ny + side - 1) / side;
+    const std::uint64_t per_band = (s.nx + 2 * side - 2) / side;
+    op.global = job.groups(s.planes * bands * per_band) * wg;
+    op.arg(cl_uint(side))
+        .arg(cl_uint(side))
+        .local_arg(side * (side * ru + 1) * unit)
+        .local_arg(8 * side)
+        .local_arg(8 * side);
+  } else {
+    const std::uint64_t units = s.planes * s.ny * s.nx * ru;
+    op.global = job.groups((units + wg - 1) / wg) * wg;
+  }
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
+
+}  // namespace dl::detail

@@ -1,0 +1,103 @@
+// The diagonal map against its definition: every plane shape of DVMH's three cases per
+// direction (square, wider, taller; one row, one column), the closed forms against an
+// enumeration of the diagonals, inverse and CPU reference round trips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "dl/diagonal.hpp"
+
+namespace {
+
+using dl::Diagonal;
+using dl::DiagonalShape;
+
+/// The positions by definition: diagonals in order, each in increasing y.
+std::vector<std::uint64_t> enumerated(const DiagonalShape& s) {
+  std::vector<std::uint64_t> pos(s.ny * s.nx, ~std::uint64_t{0});
+  std::uint64_t next = 0;
+  for (std::uint64_t d = 0; d + 1 < s.nx + s.ny; ++d)
+    for (std::uint64_t y = 0; y < s.ny; ++y) {
+      if (d < y || d - y >= s.nx) continue;
+      std::uint64_t x = d - y;
+      if (s.direction == Diagonal::Main) x = s.nx - 1 - x;
+      pos[y * s.nx + x] = next++;
+    }
+  return pos;
+}
+
+TEST(Diagonal, ClosedFormsMatchTheDiagonalsOneByOne) {
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
+    for (std::uint64_t ny : {1u, 2u, 3u, 5u, 8u, 13u, 32u})
+      for (std::uint64_t nx : {1u, 2u, 3u, 4u, 7u, 13u, 31u, 64u}) {
+        const DiagonalShape s{ny, nx, 1, 4, dir};
+        const auto want = enumerated(s);
+        for (std::uint64_t y = 0; y < ny; ++y)
+          for (std::uint64_t x = 0; x < nx; ++x) {
+            const std::uint64_t p = dl::diagonal_position(s, y, x);
+            ASSERT_EQ(p, want[y * nx + x]) << ny << "x" << nx << " (" << y << ", " << x << ")";
+            std::uint64_t yy = 0, xx = 0;
+            dl::diagonal_element(s, p, &yy, &xx);
+            ASSERT_EQ(yy, y) << ny << "x" << nx << " p " << p;
+            ASSERT_EQ(xx, x) << ny << "x" << nx << " p " << p;
+          }
+      }
+}
+
+// Planes of a GiB and more: the inverse stays exact where the square roots are large.
+TEST(Diagonal, InverseHoldsOnLargePlanes) {
+  std::mt19937_64 rng(7);
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
+    for (auto [ny, nx] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+             {16384, 16384}, {65536, 4099}, {3, 100000007}, {1u << 20, 1u << 12}}) {
+      const DiagonalShape s{ny, nx, 1, 4, dir};
+      const std::uint64_t n = ny * nx;
+      for (int i = 0; i < 20000; ++i) {
+        // Both ends and the plateau's edges, then anywhere.
+        const std::uint64_t a = std::min(nx, ny);
+        const std::uint64_t edges[] = {0,
+                                       1,
+                                       n - 1,
+                                       n - 2,
+                                       a * (a - 1) / 2,
+                                       a * (a + 1) / 2,
+                                       n - a * (a - 1) / 2,
+                                       n - a * (a + 1) / 2};
+        const std::uint64_t p = i < 8 ? std::min(edges[i], n - 1) : rng() % n;
+        std::uint64_t y = 0, x = 0;
+        dl::diagonal_element(s, p, &y, &x);
+        ASSERT_LT(y, ny);
+        ASSERT_LT(x, nx);
+        ASSERT_EQ(dl::diagonal_position(s, y, x), p) << ny << "x" << nx << " p " << p;
+      }
+    }
+}
+
+TEST(Diagonal, ReferenceRoundTripsBitExact) {
+  std::mt19937 rng(3);
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
+    for (std::size_t elem : {1u, 3u, 4u, 16u})
+      for (auto [ny, nx] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+               {1, 1}, {1, 9}, {9, 1}, {6, 6}, {5, 11}, {11, 5}}) {
+        const DiagonalShape s{ny, nx, 3, elem, dir};
+        std::vector<unsigned char> in(s.bytes()), mid(in.size()), back(in.size());
+        for (auto& c : in) c = static_cast<unsigned char>(rng());
+        dl::diagonalize(s, in.data(), mid.data(), true);
+        dl::diagonalize(s, mid.data(), back.data(), false);
+        ASSERT_EQ(back, in);
+        // Element (y, x) of plane z is where the map says.
+        for (std::uint64_t z = 0; z < s.planes; ++z)
+          for (std::uint64_t y = 0; y < ny; ++y)
+            for (std::uint64_t x = 0; x < nx; ++x) {
+              const std::uint64_t from = (z * ny * nx + y * nx + x) * elem;
+              const std::uint64_t to = (z * ny * nx + dl::diagonal_position(s, y, x)) * elem;
+              ASSERT_TRUE(
+                  std::equal(in.begin() + from, in.begin() + from + elem, mid.begin() + to));
+            }
+      }
+}
+
+}  // namespace
