@@ -92,11 +92,12 @@ inline void dl_diag_next(uint step_a, uint step_u, uint across, uint* a, uint* u
 // d0 = b * H + j * W, j < ceil((nx + H - 1) / W). Per tile, H row starts and W diagonal
 // starts are computed once (`rb`, `db`, in units); per unit the work is 32-bit: row r,
 // column c (element x' = j W + c - r of row y0 + r) and unit k, stepped without divisions.
-// Planes of up to 2^31 elements and rows of up to 2^31 units (the host checks).
+// Planes of up to 2^31 elements, H rows and W diagonals' runs of up to 2^31 units (the
+// host checks).
 __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __global U* restrict dst,
                             ulong dbase, ulong ny, ulong nx, ulong planes, uint ru, uint dir,
-                            uint mirror, uint H, uint W, __local U* lds, __local ulong* rb,
-                            __local ulong* db) {
+                            uint mirror, uint H, uint W, __local U* lds, __local uint* rb,
+                            __local uint* db) {
   const uint bands = (uint)((ny + H - 1) / H), per_band = (uint)((nx + H - 1 + W - 1) / W);
   const uint tiles_per_plane = bands * per_band;
   const ulong tiles = planes * tiles_per_plane, plane = ny * nx;
@@ -111,16 +112,20 @@ __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __globa
     const uint b = rest / per_band, j = rest - b * per_band;
     const uint y0 = b * H, jw = j * W;  // d0 = y0 + jw
     const ulong pbase = z * plane;
-    // Row starts (row side) and diagonal starts shifted by y0 (diagonal side), in units.
-    for (uint r = lid; r < H; r += lsz)
-      rb[r] = (pbase + (ulong)(y0 + r) * nx) * ru;
+    // The tile's first row and its first diagonal's run from row y0, in units; the other
+    // rows' and diagonals' starts relative to them (32-bit: the host checks the shape).
+    const ulong row0 = (pbase + (ulong)y0 * nx) * ru;
+    const ulong d0 = (ulong)y0 + jw;
+    const ulong diag0 = pbase + dl_diag_start(d0, nx, ny) - (d0 >= nx ? d0 - (nx - 1) : 0) + y0;
+    for (uint r = lid; r < H; r += lsz) rb[r] = r * nxu * ru;
     for (uint c = lid; c < W; c += lsz) {
-      const ulong d = (ulong)y0 + jw + c;
+      const ulong d = d0 + c;
       const ulong lo = d >= nx ? d - (nx - 1) : 0;
-      db[c] = (pbase + dl_diag_start(d, nx, ny) - lo + y0) * ru;
+      db[c] = (uint)(pbase + dl_diag_start(d, nx, ny) - lo + y0 - diag0) * ru;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong sb = sbase, dbb = dbase;
+    const ulong rbase[2] = {sbase + row0, dbase + row0}, dgbase[2] = {sbase + diag0 * ru,
+                                                                      dbase + diag0 * ru};
     for (int side = 0; side < 2; ++side) {
       // side 0 loads into local memory, side 1 stores from it; the row side is loaded
       // for dir 0 and stored for dir 1.
@@ -143,13 +148,14 @@ __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __globa
         }
         const uint xm = jw + c - r;  // x' of (y0 + r, d0 + c), valid when jw + c >= r
         if (jw + c >= r && xm < nxu && (ulong)y0 + r < ny) {
-          const ulong at_row = rb[r] + (ulong)(mirror ? nxu - 1 - xm : xm) * ru + k;
-          const ulong at_diag = db[c] + (ulong)r * ru + k;
+          // Only the side this walk is on: a row's run or a diagonal's.
+          const ulong at = rows ? rbase[side] + (rb[r] + (mirror ? nxu - 1 - xm : xm) * ru + k)
+                                : dgbase[side] + (db[c] + r * ru + k);
           const uint l = r * pitch + c * ru + k;
           if (side == 0)
-            lds[l] = src[sb + (dir == 0 ? at_row : at_diag)];
+            lds[l] = src[at];
           else
-            dst[dbb + (dir == 0 ? at_diag : at_row)] = lds[l];
+            dst[at] = lds[l];
         }
         if (rows)
           dl_diag_next(rs_a, rs_u, wr, &a, &u);

@@ -11,13 +11,16 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   const std::size_t unit = job.unit, ru = job.ru;
   // The largest square tile of at most 64 x 64 elements whose rows (and the tile's row
   // and diagonal starts) fit the local budget; the tiled kernel's 32-bit positions hold
-  // planes of up to 2^31 elements and rows of up to 2^31 units.
+  // planes of up to 2^31 elements and a tile's rows and diagonal runs of up to 2^31 units.
   std::uint32_t side = 64;
   const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
-  auto local = [&](std::size_t sd) { return sd * (sd * ru + 1) * unit + 16 * sd; };
+  auto local = [&](std::size_t sd) { return sd * (sd * ru + 1) * unit + 8 * sd; };
   while (side > 4 && local(side) > budget) side /= 2;
   const std::uint64_t limit = std::uint64_t{1} << 31;
-  if (local(side) > budget || s.ny * s.nx >= limit || s.nx * ru >= limit || s.ny + side >= limit)
+  // 32-bit offsets inside a tile: H rows of nx elements, W diagonal runs of at most
+  // min(nx, ny) elements each.
+  const std::uint64_t span = (s.nx + std::min(s.nx, s.ny) + 2) * ru * side;
+  if (local(side) > budget || s.ny * s.nx >= limit || span >= limit || s.ny + side >= limit)
     tiled = false;
   const char* name = tiled ? "dl_diag_tiled" : "dl_diag_gather";
   cl_kernel k = nullptr;
@@ -43,8 +46,8 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
     op.arg(cl_uint(side))
         .arg(cl_uint(side))
         .local_arg(side * (side * ru + 1) * unit)
-        .local_arg(8 * side)
-        .local_arg(8 * side);
+        .local_arg(4 * side)
+        .local_arg(4 * side);
   } else {
     const std::uint64_t units = s.planes * s.ny * s.nx * ru;
     op.global = job.groups((units + wg - 1) / wg) * wg;
