@@ -166,3 +166,24 @@ __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __globa
     }
   }
 }
+
+// The clipping copy: the h x w rectangle at (y0, x0) of every diagonalized plane to a
+// row-major h x w array per plane (dir 0), or such arrays into their places in the
+// diagonalized planes (dir 1, the rest of the planes untouched): a halo read out of, or
+// written into, a diagonalized array without converting it. One work-item per unit of
+// the rectangle (coalesced on its side).
+__kernel void dl_diag_clip(__global const U* restrict src, ulong sbase, __global U* restrict dst,
+                           ulong dbase, ulong ny, ulong nx, ulong planes, uint ru, uint dir,
+                           uint mirror, ulong y0, ulong x0, ulong h, ulong w) {
+  const ulong rect = h * w, total = planes * rect * ru;
+  for (ulong t = get_global_id(0); t < total; t += get_global_size(0)) {
+    const ulong e = t / ru, k = t - e * ru;
+    const ulong z = e / rect, q = e - z * rect;
+    const ulong y = y0 + q / w, x = x0 + q % w;
+    const ulong at = (z * ny * nx + dl_diag_pos(y, mirror ? nx - 1 - x : x, nx, ny)) * ru + k;
+    if (dir == 0)
+      dst[dbase + t] = src[sbase + at];
+    else
+      dst[dbase + at] = src[sbase + t];
+  }
+}

@@ -42,4 +42,18 @@ void diagonal_element(const DiagonalShape& s, std::uint64_t p, std::uint64_t* y,
 /// diagonalized `src`, the row-major planes. The regions must not overlap.
 void diagonalize(const DiagonalShape& s, const void* src, void* dst, bool to_diagonal);
 
+/// A sub-rectangle of every plane: h rows and w columns from (y0, x0).
+struct Rect {
+  std::uint64_t y0 = 0, x0 = 0, h = 0, w = 0;
+  bool inside(const DiagonalShape& s) const {
+    return y0 <= s.ny && h <= s.ny - y0 && x0 <= s.nx && w <= s.nx - x0;
+  }
+};
+
+/// The CPU reference of the clipping copy: `rect` of each diagonalized plane of
+/// `diagonal` to a row-major h x w array per plane in `rect_data` (out), or back into its
+/// places in `diagonal` (!out, the other elements untouched).
+void clip_diagonal(const DiagonalShape& s, const Rect& rect, void* diagonal, void* rect_data,
+                   bool out);
+
 }  // namespace dl

@@ -223,6 +223,17 @@ class Marshaler {
                                  bool to_diagonal, bool tiled = true, cl_uint num_wait = 0,
                                  const cl_event* wait = nullptr, cl_event* done = nullptr);
 
+  /// The clipping copy of a diagonalized array (include/dl/diagonal.hpp): `rect` of every
+  /// diagonalized plane of `shape` at diag[diag_offset] to row-major h x w arrays, one per
+  /// plane, at rect_data[rect_offset] (out), or those arrays back into their places in
+  /// the diagonalized planes (!out; the rest untouched): a halo exchanged without
+  /// converting the array. The regions must not overlap.
+  MarshalResult enqueue_diagonal_clip(cl_command_queue queue, cl_mem diag, std::size_t diag_offset,
+                                      cl_mem rect_data, std::size_t rect_offset,
+                                      const DiagonalShape& shape, const Rect& rect, bool out,
+                                      cl_uint num_wait = 0, const cl_event* wait = nullptr,
+                                      cl_event* done = nullptr);
+
   /// The ASTA tile width the planner recommends on this device.
   std::uint32_t preferred_tile() const;
 

@@ -73,4 +73,21 @@ void diagonalize(const DiagonalShape& s, const void* src, void* dst, bool to_dia
       }
 }
 
+void clip_diagonal(const DiagonalShape& s, const Rect& r, void* diagonal, void* rect_data,
+                   bool out) {
+  auto* diag = static_cast<unsigned char*>(diagonal);
+  auto* rect = static_cast<unsigned char*>(rect_data);
+  const std::uint64_t plane = s.plane_elements();
+  for (std::uint64_t z = 0; z < s.planes; ++z)
+    for (std::uint64_t i = 0; i < r.h; ++i)
+      for (std::uint64_t j = 0; j < r.w; ++j) {
+        unsigned char* d = diag + (z * plane + diagonal_position(s, r.y0 + i, r.x0 + j)) * s.elem;
+        unsigned char* q = rect + ((z * r.h + i) * r.w + j) * s.elem;
+        if (out)
+          std::memcpy(q, d, s.elem);
+        else
+          std::memcpy(d, q, s.elem);
+      }
+}
+
 }  // namespace dl

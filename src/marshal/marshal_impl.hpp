@@ -213,6 +213,9 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
 /// else the gather.
 cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                     bool to_diagonal, bool tiled, std::string* err);
+/// The clipping copy of `rect` out of the diagonalized planes at `src` (out) or back in.
+cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
+                         const Rect& rect, bool out, std::string* err);
 /// `count` of add_copy_kernel: every record of the job.
 inline constexpr std::size_t kAllRecords = ~std::size_t{0};
 /// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "marshal_impl.hpp"
 
@@ -452,49 +453,102 @@ MarshalResult copy_records(Marshaler::Impl& m, cl_command_queue queue, cl_mem sr
 
 }  // namespace
 
-MarshalResult Marshaler::enqueue_diagonal(cl_command_queue queue, cl_mem src,
-                                          std::size_t src_offset, cl_mem dst,
-                                          std::size_t dst_offset, const DiagonalShape& shape,
-                                          bool to_diagonal, bool tiled, cl_uint num_wait,
-                                          const cl_event* wait, cl_event* done) {
+namespace {
+
+/// Why `shape` cannot be diagonalized (empty when it can).
+std::string diagonal_shape_error(const DiagonalShape& shape) {
+  if (shape.elem == 0 || shape.elem > kMaxRecordSize)
+    return "an element of " + std::to_string(shape.elem) + " bytes (1 to " +
+           std::to_string(kMaxRecordSize) + ")";
+  const std::uint64_t count = shape.planes * shape.ny * shape.nx;
+  if (shape.ny && shape.nx &&
+      (count / shape.ny / shape.nx != shape.planes || count > ~std::uint64_t{0} / 16 / shape.elem))
+    return "the array's size overflows";
+  return {};
+}
+
+/// enqueue_diagonal and enqueue_diagonal_clip: checks the regions, makes a job of
+/// elements of shape.elem bytes (the widest unit dividing the element and both offsets),
+/// and enqueues what `add` puts in it.
+MarshalResult diagonal_job(Marshaler::Impl& m, cl_command_queue queue, cl_mem src,
+                           std::size_t src_offset, std::size_t src_bytes, cl_mem dst,
+                           std::size_t dst_offset, std::size_t dst_bytes,
+                           const DiagonalShape& shape, std::uint64_t elements,
+                           const std::function<cl_int(detail::Job&, std::string*)>& add,
+                           cl_uint num_wait, const cl_event* wait, cl_event* done) {
   MarshalResult r;
   auto fail = [&](cl_int err, std::string why) {
     r.status = err;
     r.error = why.empty() ? "OpenCL error " + std::to_string(err) : std::move(why);
     return r;
   };
-  if (shape.elem == 0 || shape.elem > kMaxRecordSize)
-    return fail(CL_INVALID_VALUE, "an element of " + std::to_string(shape.elem) + " bytes (1 to " +
-                                      std::to_string(kMaxRecordSize) + ")");
-  const std::uint64_t count = shape.planes * shape.ny * shape.nx;
-  if (shape.ny && shape.nx &&
-      (count / shape.ny / shape.nx != shape.planes || count > ~std::uint64_t{0} / 16 / shape.elem))
-    return fail(CL_INVALID_VALUE, "the array's size overflows");
-  const std::size_t bytes = shape.bytes();
+  if (std::string why = diagonal_shape_error(shape); !why.empty())
+    return fail(CL_INVALID_VALUE, why);
   r.plan.ok = true;
-  r.plan.bytes_moved = 2 * bytes;
+  r.plan.bytes_moved = 2 * std::min(src_bytes, dst_bytes);
   std::string why;
-  cl_int err = region_ok(impl_->api, src, src_offset, bytes, &why);
-  if (err == CL_SUCCESS) err = region_ok(impl_->api, dst, dst_offset, bytes, &why);
+  cl_int err = region_ok(m.api, src, src_offset, src_bytes, &why);
+  if (err == CL_SUCCESS) err = region_ok(m.api, dst, dst_offset, dst_bytes, &why);
   if (err != CL_SUCCESS) return fail(err, why);
-  if (src == dst && !(src_offset + bytes <= dst_offset || dst_offset + bytes <= src_offset))
+  if (src == dst && !(src_offset + src_bytes <= dst_offset || dst_offset + dst_bytes <= src_offset))
     return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap");
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  // One slot of `elem` bytes: the job's unit is the widest that divides the element and
-  // both offsets.
+  std::lock_guard<std::mutex> lock(m.mu);
   const Record rec =
       Record::blocks("dl_diagonal", Scalar::UChar, 1, static_cast<unsigned>(shape.elem));
-  detail::Job job(*impl_, rec);
-  err = detail::setup(job, count, dst, dst_offset, src_offset);
-  if (err == CL_SUCCESS && count)
-    err = detail::add_diagonal(job, src, src_offset / job.unit, shape, to_diagonal, tiled, &why);
+  detail::Job job(m, rec);
+  err = detail::setup(job, elements, dst, dst_offset, src_offset);
+  if (err == CL_SUCCESS && elements) err = add(job, &why);
   if (err != CL_SUCCESS) return fail(err, why);
   if (job.ops.empty()) {
-    if (done) r.status = impl_->api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
+    if (done) r.status = m.api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, done);
     return r;
   }
   detail::execute(job, queue, num_wait, wait, done, r);
   return r;
+}
+
+}  // namespace
+
+MarshalResult Marshaler::enqueue_diagonal(cl_command_queue queue, cl_mem src,
+                                          std::size_t src_offset, cl_mem dst,
+                                          std::size_t dst_offset, const DiagonalShape& shape,
+                                          bool to_diagonal, bool tiled, cl_uint num_wait,
+                                          const cl_event* wait, cl_event* done) {
+  const std::size_t bytes = shape.bytes();
+  return diagonal_job(
+      *impl_, queue, src, src_offset, bytes, dst, dst_offset, bytes, shape,
+      shape.planes * shape.ny * shape.nx,
+      [&](detail::Job& job, std::string* why) {
+        return detail::add_diagonal(job, src, src_offset / job.unit, shape, to_diagonal, tiled,
+                                    why);
+      },
+      num_wait, wait, done);
+}
+
+MarshalResult Marshaler::enqueue_diagonal_clip(cl_command_queue queue, cl_mem diag,
+                                               std::size_t diag_offset, cl_mem rect_data,
+                                               std::size_t rect_offset, const DiagonalShape& shape,
+                                               const Rect& rect, bool out, cl_uint num_wait,
+                                               const cl_event* wait, cl_event* done) {
+  if (!rect.inside(shape)) {
+    MarshalResult r;
+    r.status = CL_INVALID_VALUE;
+    r.error = "the rectangle of " + std::to_string(rect.h) + " x " + std::to_string(rect.w) +
+              " at (" + std::to_string(rect.y0) + ", " + std::to_string(rect.x0) +
+              ") is not inside the " + std::to_string(shape.ny) + " x " + std::to_string(shape.nx) +
+              " planes";
+    return r;
+  }
+  const std::size_t rect_bytes = shape.planes * rect.h * rect.w * shape.elem;
+  cl_mem src = out ? diag : rect_data, dst = out ? rect_data : diag;
+  const std::size_t soff = out ? diag_offset : rect_offset, doff = out ? rect_offset : diag_offset;
+  return diagonal_job(
+      *impl_, queue, src, soff, out ? shape.bytes() : rect_bytes, dst, doff,
+      out ? rect_bytes : shape.bytes(), shape, shape.planes * rect.h * rect.w,
+      [&](detail::Job& job, std::string* why) {
+        return detail::add_diagonal_clip(job, src, soff / job.unit, shape, rect, out, why);
+      },
+      num_wait, wait, done);
 }
 
 MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,

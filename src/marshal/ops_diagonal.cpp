@@ -56,4 +56,32 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   return CL_SUCCESS;
 }
 
+cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
+                         const Rect& rect, bool out, std::string* err) {
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, "dl_diag_clip", &k, err); e != CL_SUCCESS) return e;
+  const std::size_t wg = job.m.work_group(k);
+  Op op;
+  op.kernel = "dl_diag_clip";
+  op.local = wg;
+  const std::uint64_t units = s.planes * rect.h * rect.w * job.ru;
+  op.global = job.groups((units + wg - 1) / wg) * wg;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(job.base))
+      .arg(cl_ulong(s.ny))
+      .arg(cl_ulong(s.nx))
+      .arg(cl_ulong(s.planes))
+      .arg(cl_uint(job.ru))
+      .arg(cl_uint(out ? 0 : 1))
+      .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0))
+      .arg(cl_ulong(rect.y0))
+      .arg(cl_ulong(rect.x0))
+      .arg(cl_ulong(rect.h))
+      .arg(cl_ulong(rect.w));
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
+
 }  // namespace dl::detail

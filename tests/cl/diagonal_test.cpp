@@ -76,6 +76,51 @@ TEST(Diagonal, DeviceMatchesTheReferenceBothWays) {
         }
 }
 
+// The clipping copy on the device against the CPU reference: rectangles at the corners,
+// inside, whole planes, empty; out of the diagonalized planes and back into them.
+TEST(Diagonal, ClipOnTheDeviceMatchesTheReference) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  std::uint32_t seed = 70;
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
+    for (std::size_t elem : {4u, 12u})
+      for (dl::Rect r : {dl::Rect{0, 0, 33, 70}, dl::Rect{5, 7, 10, 20}, dl::Rect{32, 0, 1, 70},
+                         dl::Rect{0, 69, 33, 1}, dl::Rect{1, 1, 0, 5}}) {
+        const DiagonalShape s{33, 70, 2, elem, dir};
+        const auto diag = dltest::random_bytes(s.bytes(), seed++);
+        const std::size_t rect_bytes = s.planes * r.h * r.w * elem;
+        std::vector<unsigned char> want(rect_bytes);
+        auto d = diag;
+        dl::clip_diagonal(s, r, d.data(), want.data(), true);
+        dltest::DeviceBuffer dbuf(diag.size()), rbuf(rect_bytes + 16);
+        dbuf.write(diag);
+        auto r0 = dltest::random_bytes(rbuf.size, 8);
+        rbuf.write(r0);
+        auto res =
+            env.marshaler->enqueue_diagonal_clip(env.queue, dbuf.mem, 0, rbuf.mem, 16, s, r, true);
+        ASSERT_EQ(res.status, CL_SUCCESS) << res.error;
+        clFinish(env.queue);
+        auto got = rbuf.read();
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + 16)) << r.y0 << "," << r.x0;
+        ASSERT_TRUE(std::equal(r0.begin(), r0.begin() + 16, got.begin()));
+        // A new halo written back: the planes change in the rectangle only.
+        auto fresh = dltest::random_bytes(rect_bytes + 16, seed++);
+        rbuf.write(fresh);
+        res =
+            env.marshaler->enqueue_diagonal_clip(env.queue, dbuf.mem, 0, rbuf.mem, 16, s, r, false);
+        ASSERT_EQ(res.status, CL_SUCCESS) << res.error;
+        clFinish(env.queue);
+        std::vector<unsigned char> in(fresh.begin() + 16, fresh.end());
+        dl::clip_diagonal(s, r, d.data(), in.data(), false);
+        ASSERT_TRUE(dbuf.read() == d);
+      }
+  dltest::DeviceBuffer a(4096), b(4096);
+  auto res = env.marshaler->enqueue_diagonal_clip(env.queue, a.mem, 0, b.mem, 0, {16, 16, 1, 4},
+                                                  dl::Rect{10, 0, 7, 1}, true);
+  EXPECT_EQ(res.status, CL_INVALID_VALUE);
+  EXPECT_NE(res.error.find("not inside"), std::string::npos) << res.error;
+}
+
 TEST(Diagonal, RefusesWhatItCannotDo) {
   REQUIRE_CL();
   auto& env = ClEnv::get();

@@ -100,4 +100,43 @@ TEST(Diagonal, ReferenceRoundTripsBitExact) {
       }
 }
 
+// The clipping copy reads the rectangle the row-major planes hold, and writes it back
+// where only that rectangle changes.
+TEST(Diagonal, ClipReadsAndWritesTheRectangle) {
+  std::mt19937 rng(9);
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main}) {
+    const DiagonalShape s{7, 12, 2, 3, dir};
+    std::vector<unsigned char> rows(s.bytes()), diag(rows.size());
+    for (auto& c : rows) c = static_cast<unsigned char>(rng());
+    dl::diagonalize(s, rows.data(), diag.data(), true);
+    for (dl::Rect r : {dl::Rect{0, 0, 7, 12}, dl::Rect{2, 3, 4, 5}, dl::Rect{6, 0, 1, 12},
+                       dl::Rect{0, 11, 7, 1}, dl::Rect{3, 3, 0, 4}}) {
+      ASSERT_TRUE(r.inside(s));
+      std::vector<unsigned char> rect(s.planes * r.h * r.w * s.elem);
+      dl::clip_diagonal(s, r, diag.data(), rect.data(), true);
+      for (std::uint64_t z = 0; z < s.planes; ++z)
+        for (std::uint64_t i = 0; i < r.h; ++i)
+          for (std::uint64_t j = 0; j < r.w; ++j)
+            ASSERT_TRUE(
+                std::equal(rect.begin() + ((z * r.h + i) * r.w + j) * s.elem,
+                           rect.begin() + ((z * r.h + i) * r.w + j + 1) * s.elem,
+                           rows.begin() + ((z * s.ny + r.y0 + i) * s.nx + r.x0 + j) * s.elem));
+      // Written back changed: the rectangle's elements of the planes, nothing else.
+      for (auto& c : rect) c = static_cast<unsigned char>(c ^ 0xFF);
+      auto d2 = diag;
+      dl::clip_diagonal(s, r, d2.data(), rect.data(), false);
+      std::vector<unsigned char> back(rows.size());
+      dl::diagonalize(s, d2.data(), back.data(), false);
+      for (std::uint64_t e = 0; e < s.planes * s.ny * s.nx; ++e) {
+        const std::uint64_t q = e % (s.ny * s.nx), y = q / s.nx, x = q % s.nx;
+        const bool in = y >= r.y0 && y < r.y0 + r.h && x >= r.x0 && x < r.x0 + r.w;
+        for (std::size_t b = 0; b < s.elem; ++b)
+          ASSERT_EQ(back[e * s.elem + b], in ? rows[e * s.elem + b] ^ 0xFF : rows[e * s.elem + b]);
+      }
+    }
+  }
+  EXPECT_FALSE((dl::Rect{5, 0, 3, 1}.inside(DiagonalShape{7, 12, 1, 4})));
+  EXPECT_FALSE((dl::Rect{0, 12, 1, 1}.inside(DiagonalShape{7, 12, 1, 4})));
+}
+
 }  // namespace
