@@ -5,6 +5,28 @@
 #include "marshal_impl.hpp"
 
 namespace dl::detail {
+namespace {
+
+/// The arguments every kernel of kernels/diagonal.cl starts with.
+Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std::uint64_t src_base,
+               const DiagonalShape& s, cl_uint dir) {
+  Op op;
+  op.kernel = name;
+  op.local = wg;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(job.base))
+      .arg(cl_ulong(s.ny))
+      .arg(cl_ulong(s.nx))
+      .arg(cl_ulong(s.planes))
+      .arg(cl_uint(job.ru))
+      .arg(dir)
+      .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0));
+  return op;
+}
+
+}  // namespace
 
 cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                     bool to_diagonal, bool tiled, std::string* err) {
@@ -26,19 +48,7 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, name, &k, err); e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
-  Op op;
-  op.kernel = name;
-  op.local = wg;
-  op.arg(src)
-      .arg(cl_ulong(src_base))
-      .arg(job.buffer)
-      .arg(cl_ulong(job.base))
-      .arg(cl_ulong(s.ny))
-      .arg(cl_ulong(s.nx))
-      .arg(cl_ulong(s.planes))
-      .arg(cl_uint(ru))
-      .arg(cl_uint(to_diagonal ? 0 : 1))
-      .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0));
+  Op op = diagonal_op(job, name, wg, src, src_base, s, to_diagonal ? 0 : 1);
   if (tiled) {
     const std::uint64_t bands = (s.ny + side - 1) / side;
     const std::uint64_t per_band = (s.nx + 2 * side - 2) / side;
@@ -61,25 +71,10 @@ cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const Dia
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, "dl_diag_clip", &k, err); e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
-  Op op;
-  op.kernel = "dl_diag_clip";
-  op.local = wg;
+  Op op = diagonal_op(job, "dl_diag_clip", wg, src, src_base, s, out ? 0 : 1);
   const std::uint64_t units = s.planes * rect.h * rect.w * job.ru;
   op.global = job.groups((units + wg - 1) / wg) * wg;
-  op.arg(src)
-      .arg(cl_ulong(src_base))
-      .arg(job.buffer)
-      .arg(cl_ulong(job.base))
-      .arg(cl_ulong(s.ny))
-      .arg(cl_ulong(s.nx))
-      .arg(cl_ulong(s.planes))
-      .arg(cl_uint(job.ru))
-      .arg(cl_uint(out ? 0 : 1))
-      .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0))
-      .arg(cl_ulong(rect.y0))
-      .arg(cl_ulong(rect.x0))
-      .arg(cl_ulong(rect.h))
-      .arg(cl_ulong(rect.w));
+  op.arg(cl_ulong(rect.y0)).arg(cl_ulong(rect.x0)).arg(cl_ulong(rect.h)).arg(cl_ulong(rect.w));
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }
