@@ -965,9 +965,13 @@ class Consumer : public ASTConsumer {
         sp_->insert(bb + 1, prologue);
         std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
                         src_.substr(fb, fe - fb) + "\n#endif";
-        // A directive ends its line: code after the kernel on the same line moves down;
-        // one begins its line: code before the kernel on the same line stays above.
-        if (fe < src_.size() && src_[fe] != '\n' && src_[fe] != '\r') t += "\n";
+        // A directive ends its line: code after the kernel on the same line moves down
+        // (a comment stays after the #endif: moved to a line of its own, a trailing
+        // "//DL:" would become an annotation); one begins its line: code before the kernel
+        // on the same line stays above.
+        const std::size_t rest = src_.find_first_not_of(" \t", fe);
+        const bool comment = rest != std::string::npos && src_.compare(rest, 2, "//") == 0;
+        if (fe < src_.size() && src_[fe] != '\n' && src_[fe] != '\r' && !comment) t += "\n";
         const std::size_t nl = fb ? src_.find_last_of("\n\r", fb - 1) : std::string::npos;
         const std::size_t ls = nl == std::string::npos ? 0 : nl + 1;
         if (src_.find_first_not_of(" \t", ls) < fb) t = "\n" + t;

@@ -141,3 +141,32 @@ TEST(Robustness, InputsThatCrashedAreErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// A comment after an annotated kernel, on its closing line, stays on that line after the
+// rewrite's #endif: moved to a line of its own, a trailing "//DL:" became an annotation
+// without a kernel (found by the fuzzer).
+TEST(Robustness, CommentAfterAKernelStaysOnItsLine) {
+  const std::string src =
+      "//DL: AoS: p[n][2]\n"
+      "__kernel void k(__global float* p, int n) { p[get_global_id(0) * 2] = 1.0f; }//DL:\n";
+  const fs::path dir =
+      fs::temp_directory_path() / ("dl-annotate-trailing-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "in.cl", std::ios::binary) << src;
+  const std::string cmd = "'" + std::string(DL_ANNOTATE_TOOL) + "' -o '" +
+                          (dir / "out.cl").string() + "' '" + (dir / "in.cl").string() +
+                          "' >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  std::ifstream in(dir / "out.cl");
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  EXPECT_EQ(last, "#endif//DL:");
+  fs::remove_all(dir);
+}
+
+}  // namespace
