@@ -8,9 +8,10 @@
  *     fprintf(stderr, "%s\n", dlLastError());   (the buffer is untouched)
  *
  * Record descriptions use dl::Record's text form (name size align type[W][{B}][*N]:field@offset
- * ...); layouts are "AoS", "DA" or "ASTA(T)"; algorithms are "auto", "barrier-sync",
- * "pttwac-instance", "pttwac", "pipt", "segmented", "out-of-place", "three-pass", "square"
- * (NULL = auto).
+ * ...); layouts are "AoS", "DA", "ASTA(T)", or "DIAG(H)" / "DIAG_MAIN(H)" (planes of H
+ * rows diagonalized; "DIAG" alone: one plane of n rows); algorithms are "auto",
+ * "barrier-sync", "pttwac-instance", "pttwac", "pipt", "segmented", "out-of-place",
+ * "three-pass", "square", "diagonal" (NULL = auto).
  * Functions returning cl_int return CL_SUCCESS or an OpenCL error code; functions
  * returning handles return NULL on failure. dlLastError() says why (per thread).
  */

@@ -14,6 +14,10 @@
 // and w(i) = T for full tiles and n % T for the last, partial tile. AoS is T = 1, DA
 // (one array per slot, back to back) is T >= n. The last tile of an ASTA buffer whose
 // n is not a multiple of T is therefore a mini-DA of n % T records.
+//
+// One layout is another map: DIAG, a grid's planes diagonalized (include/dl/diagonal.hpp,
+// docs/remappings.md). Its records are the rows of planes of H rows, a record's slots (all
+// of one size) the row's elements; each plane is stored diagonal after diagonal.
 #pragma once
 
 #include <cstddef>
@@ -134,7 +138,9 @@ class Record {
   std::size_t unit_ = 1;
 };
 
-enum class LayoutKind : std::uint8_t { AoS, DA, ASTA };
+/// AoS, DA and ASTA are the tiled map above; Diag and DiagMain diagonalize planes of
+/// rows (parallel to the secondary or the main diagonal, include/dl/diagonal.hpp).
+enum class LayoutKind : std::uint8_t { AoS, DA, ASTA, Diag, DiagMain };
 
 /// Largest ASTA tile width T that Layout::parse (annotations, --layout) and DL_TILE take.
 inline constexpr std::uint32_t kMaxTile = 1u << 20;
@@ -144,25 +150,39 @@ inline constexpr std::size_t kMaxRecordSize = std::size_t{1} << 20;
 
 struct Layout {
   LayoutKind kind = LayoutKind::AoS;
-  std::uint32_t tile = 1;  // T, meaningful for ASTA
+  /// T, meaningful for ASTA; for Diag and DiagMain the rows per plane H (0: one plane of
+  /// all n records).
+  std::uint32_t tile = 1;
 
   static Layout aos() { return {LayoutKind::AoS, 1}; }
   static Layout da() { return {LayoutKind::DA, 0}; }
   static Layout asta(std::uint32_t t) { return {LayoutKind::ASTA, t}; }
+  /// Planes of `rows` records diagonalized (0: the n records are one plane).
+  static Layout diag(std::uint32_t rows = 0, bool main = false) {
+    return {main ? LayoutKind::DiagMain : LayoutKind::Diag, rows};
+  }
 
-  /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T.
+  /// True for AoS, DA and ASTA (the tiled map); false for the diagonal layouts.
+  bool tiled() const {
+    return kind == LayoutKind::AoS || kind == LayoutKind::DA || kind == LayoutKind::ASTA;
+  }
+  /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T; for a diagonal
+  /// layout the rows of a plane, min(H, n) (H = 0: n), at least 1.
   std::size_t width(std::size_t n) const;
-  /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA).
+  /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA,
+  /// DIAG(H >= n) == DIAG).
   bool same_map(const Layout& o, std::size_t n) const {
+    if (!tiled() || !o.tiled()) return kind == o.kind && width(n) == o.width(n);
     const std::size_t a = width(n), b = o.width(n), cap = n ? n : 1;
     return (a < cap ? a : cap) == (b < cap ? b : cap);
   }
-  std::string str() const;  // "AoS", "DA", "ASTA(32)"
-  static Layout parse(
-      std::string_view text);  // inverse of str(); T in [1, kMaxTile]; throws LayoutError
+  /// "AoS", "DA", "ASTA(32)", "DIAG", "DIAG(64)", "DIAG_MAIN", "DIAG_MAIN(64)".
+  std::string str() const;
+  /// Inverse of str(); T and H in [1, kMaxTile]; throws LayoutError.
+  static Layout parse(std::string_view text);
 
   bool operator==(const Layout& o) const {
-    return kind == o.kind && (kind != LayoutKind::ASTA || tile == o.tile);
+    return kind == o.kind && (kind == LayoutKind::AoS || kind == LayoutKind::DA || tile == o.tile);
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
 };
@@ -176,6 +196,14 @@ inline std::size_t tiled_offset(std::size_t W, std::size_t n, std::size_t R, std
   const std::size_t w = (n - base < W) ? n - base : W;
   return base * R + w * o + (i - base) * z;
 }
+
+/// The diagonal layout's shape for n records of `r` (slots of one size): the rows of a
+/// plane, the planes (the last may hold fewer rows), the element. Throws LayoutError when
+/// the slots differ in size.
+struct DiagonalPlanes {
+  std::size_t rows = 1, planes = 0, last_rows = 0, elem = 0, nx = 0;
+};
+DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l);
 
 /// Byte offset of slot `slot` of record `i` in layout `l`.
 std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,

@@ -50,6 +50,8 @@ enum class Algorithm : std::uint8_t {
                    // records whose slots are all one unit, n up to a work-group's row
   Square,          // AoS <-> ASTA(T) or DA: records of T slots of one size (square tiles, a
                    // swap of two dimensions of equal extent), slot (i, j) <-> (j, i)
+  Diagonal,        // AoS <-> DIAG / DIAG_MAIN: copy to a temporary, then the planes
+                   // diagonalized back into the buffer (or undone) through local memory
 };
 
 const char* algorithm_name(Algorithm a);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dl/cycles.hpp"
+#include "dl/diagonal.hpp"
 
 namespace dl {
 namespace {
@@ -350,6 +351,9 @@ std::size_t Layout::width(std::size_t n) const {
       return n ? n : 1;
     case LayoutKind::ASTA:
       return tile;
+    case LayoutKind::Diag:
+    case LayoutKind::DiagMain:
+      return std::max<std::size_t>(1, tile && tile < n ? tile : n);
   }
   return 1;
 }
@@ -362,6 +366,11 @@ std::string Layout::str() const {
       return "DA";
     case LayoutKind::ASTA:
       return "ASTA(" + std::to_string(tile) + ")";
+    case LayoutKind::Diag:
+    case LayoutKind::DiagMain: {
+      const std::string name = kind == LayoutKind::Diag ? "DIAG" : "DIAG_MAIN";
+      return tile ? name + "(" + std::to_string(tile) + ")" : name;
+    }
   }
   return "?";
 }
@@ -369,20 +378,48 @@ std::string Layout::str() const {
 Layout Layout::parse(std::string_view t) {
   if (t == "AoS" || t == "aos") return aos();
   if (t == "DA" || t == "da" || t == "SoA" || t == "soa") return da();
-  for (std::string_view p : {"ASTA(", "asta("}) {
+  if (t == "DIAG" || t == "diag") return diag(0, false);
+  if (t == "DIAG_MAIN" || t == "diag_main") return diag(0, true);
+  for (std::string_view p : {"ASTA(", "asta(", "DIAG(", "diag(", "DIAG_MAIN(", "diag_main("}) {
     if (t.substr(0, p.size()) == p && t.size() > p.size() + 1 && t.back() == ')') {
       std::uint32_t v = 0;
-      if (parse_number(t.substr(p.size(), t.size() - p.size() - 1), v) && v >= 1 && v <= kMaxTile)
-        return asta(v);
+      if (parse_number(t.substr(p.size(), t.size() - p.size() - 1), v) && v >= 1 && v <= kMaxTile) {
+        if (p[0] == 'A' || p[0] == 'a') return asta(v);
+        return diag(v, p.size() > 5);
+      }
     }
   }
-  throw LayoutError("unknown layout '" + std::string(t) + "' (expected AoS, DA or ASTA(T))");
+  throw LayoutError("unknown layout '" + std::string(t) +
+                    "' (expected AoS, DA, ASTA(T), DIAG, DIAG(H), DIAG_MAIN or DIAG_MAIN(H))");
+}
+
+DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l) {
+  if (!r.uniform_slots())
+    throw LayoutError(
+        "a diagonal layout needs records whose slots (a row's elements) have one "
+        "size; record '" +
+        r.name() + "' has slots of several sizes");
+  DiagonalPlanes p;
+  p.rows = l.width(n);
+  p.planes = (n + p.rows - 1) / p.rows;
+  p.last_rows = n - (p.planes ? p.planes - 1 : 0) * p.rows;
+  p.nx = r.slots().size();
+  p.elem = r.slots().front().size;
+  return p;
 }
 
 std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,
                         std::size_t slot) {
   const Slot& s = r.slots()[slot];
-  return tiled_offset(l.width(n), n, r.size(), i, s.offset, s.size);
+  if (l.tiled()) return tiled_offset(l.width(n), n, r.size(), i, s.offset, s.size);
+  const DiagonalPlanes p = diagonal_planes(r, n, l);
+  const std::size_t plane = i / p.rows;
+  DiagonalShape shape;
+  shape.ny = plane + 1 == p.planes ? p.last_rows : p.rows;
+  shape.nx = p.nx;
+  shape.elem = p.elem;
+  shape.direction = l.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
+  return plane * p.rows * r.size() + diagonal_position(shape, i - plane * p.rows, slot) * p.elem;
 }
 
 void convert(const Record& r, std::size_t n, const Layout& from, const void* src, const Layout& to,
@@ -390,6 +427,13 @@ void convert(const Record& r, std::size_t n, const Layout& from, const void* src
   const auto* in = static_cast<const unsigned char*>(src);
   auto* out = static_cast<unsigned char*>(dst);
   const std::size_t wf = from.width(n), wt = to.width(n), R = r.size();
+  if (!from.tiled() || !to.tiled()) {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < r.slots().size(); ++k)
+        std::memcpy(out + slot_offset(r, n, to, i, k), in + slot_offset(r, n, from, i, k),
+                    r.slots()[k].size);
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i)
     for (const Slot& s : r.slots())
       std::memcpy(out + tiled_offset(wt, n, R, i, s.offset, s.size),

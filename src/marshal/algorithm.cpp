@@ -20,6 +20,7 @@ constexpr Name kNames[] = {
     {Algorithm::OutOfPlace, "out-of-place"},
     {Algorithm::ThreePass, "three-pass"},
     {Algorithm::Square, "square"},
+    {Algorithm::Diagonal, "diagonal"},
 };
 
 }  // namespace

@@ -213,6 +213,9 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
 /// else the gather.
 cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                     bool to_diagonal, bool tiled, std::string* err);
+/// A plan step AoS <-> DIAG / DIAG_MAIN of the job's buffer (whole planes): the buffer
+/// copied to a temporary, then diagonalized from there back into place (or undone).
+cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err);
 /// The clipping copy of `rect` out of the diagonalized planes at `src` (out) or back in.
 cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                          const Rect& rect, bool out, std::string* err);

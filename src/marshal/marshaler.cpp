@@ -268,6 +268,9 @@ cl_int add_steps(detail::Job& job, const Plan& p, std::string* why) {
       case Algorithm::Square:
         err = detail::add_square(job, s, why);
         break;
+      case Algorithm::Diagonal:
+        err = detail::add_diagonal_layout(job, s, why);
+        break;
       case Algorithm::Segmented:
       case Algorithm::Pttwac:
       case Algorithm::Pipt:

@@ -20,7 +20,7 @@ Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std
       .arg(cl_ulong(s.ny))
       .arg(cl_ulong(s.nx))
       .arg(cl_ulong(s.planes))
-      .arg(cl_uint(job.ru))
+      .arg(cl_uint(s.elem / job.unit))
       .arg(dir)
       .arg(cl_uint(s.direction == Diagonal::Main ? 1 : 0));
   return op;
@@ -30,7 +30,7 @@ Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std
 
 cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                     bool to_diagonal, bool tiled, std::string* err) {
-  const std::size_t unit = job.unit, ru = job.ru;
+  const std::size_t unit = job.unit, ru = s.elem / job.unit;
   // The largest square tile of at most 64 x 64 elements whose rows (and the tile's row
   // and diagonal starts) fit the local budget; the tiled kernel's 32-bit positions hold
   // planes of up to 2^31 elements and a tile's rows and diagonal runs of up to 2^31 units.
@@ -72,11 +72,38 @@ cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const Dia
   if (cl_int e = job.m.kernel(job.unit, "dl_diag_clip", &k, err); e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
   Op op = diagonal_op(job, "dl_diag_clip", wg, src, src_base, s, out ? 0 : 1);
-  const std::uint64_t units = s.planes * rect.h * rect.w * job.ru;
+  const std::uint64_t units = s.planes * rect.h * rect.w * (s.elem / job.unit);
   op.global = job.groups((units + wg - 1) / wg) * wg;
   op.arg(cl_ulong(rect.y0)).arg(cl_ulong(rect.x0)).arg(cl_ulong(rect.h)).arg(cl_ulong(rect.w));
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
+}
+
+cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err) {
+  const bool to_diagonal = step.from.kind == LayoutKind::AoS;
+  const Layout& d = to_diagonal ? step.to : step.from;
+  const DiagonalPlanes p = diagonal_planes(job.rec, job.n, d);
+  const std::size_t bytes = job.n * job.rec.size();
+  cl_mem tmp = nullptr;
+  if (cl_int e = job.alloc(bytes, &tmp); e != CL_SUCCESS) {
+    *err = "allocating a temporary of " + std::to_string(bytes) + " bytes failed (OpenCL error " +
+           std::to_string(e) + ")";
+    return e;
+  }
+  Op copy;
+  copy.kind = Op::Kind::Copy;
+  copy.src = job.buffer;
+  copy.src_off = job.offset;
+  copy.dst = tmp;
+  copy.bytes = bytes;
+  job.ops.push_back(copy);
+  DiagonalShape s;
+  s.ny = p.rows;
+  s.nx = p.nx;
+  s.planes = p.planes;
+  s.elem = p.elem;
+  s.direction = d.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
+  return add_diagonal(job, tmp, 0, s, to_diagonal, true, err);
 }
 
 }  // namespace dl::detail

@@ -63,6 +63,8 @@ std::string refuses(const Ctx& c, Algorithm a, const Layout& from, const Layout&
   switch (a) {
     case Algorithm::OutOfPlace:
       return {};
+    case Algorithm::Diagonal:
+      return "diagonal converts between AoS and DIAG or DIAG_MAIN only";
     case Algorithm::BarrierSync: {
       if (!aos_tiled) return "barrier-sync converts between AoS and ASTA(T) or DA only";
       const std::size_t w = tiled_width(is_aos(from) ? to : from, c.n);
@@ -162,6 +164,7 @@ std::uint32_t compose_tile(const Ctx& c) {
 std::size_t step_bytes_moved(Algorithm a, std::size_t bytes) {
   switch (a) {
     case Algorithm::OutOfPlace:
+    case Algorithm::Diagonal:
       return 4 * bytes;  // copy to the temporary, then the kernel
     default:
       return 2 * bytes;
@@ -171,6 +174,7 @@ std::size_t step_bytes_moved(Algorithm a, std::size_t bytes) {
 std::size_t step_extra_bytes(Algorithm a, std::size_t bytes) {
   switch (a) {
     case Algorithm::OutOfPlace:
+    case Algorithm::Diagonal:
       return bytes;
     default:
       return 0;
@@ -181,6 +185,8 @@ std::size_t step_extra_bytes(Algorithm a, std::size_t bytes) {
 
 Layout canonical(const Layout& l, std::size_t n) {
   const std::size_t w = l.width(n);
+  if (!l.tiled())
+    return Layout::diag(w >= n ? 0 : static_cast<std::uint32_t>(w), l.kind == LayoutKind::DiagMain);
   if (w <= 1) return Layout::aos();
   if (w >= n) return Layout::da();
   return Layout::asta(static_cast<std::uint32_t>(w));
@@ -194,6 +200,59 @@ std::size_t tile_local_budget(const DeviceLimits& lim, const MarshalOptions& opt
   std::size_t b = opt.tile_local_bytes ? opt.tile_local_bytes : std::size_t(32) * 1024;
   return std::min(b, tile_local_limit(lim));
 }
+
+namespace {
+
+// A conversion from or to a diagonal layout: Algorithm::Diagonal between it and AoS, the
+// rest of the way (AoS <-> ASTA/DA, or to another diagonal layout) planned as usual.
+Plan diagonal_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec,
+                   std::size_t n, const Layout& from, const Layout& to, Algorithm algorithm,
+                   std::size_t unit) {
+  Plan p;
+  if (!rec.uniform_slots()) {
+    p.reason = "a diagonal layout needs records whose slots (a row's elements) have one size; '" +
+               rec.name() + "' has slots of several sizes";
+    return p;
+  }
+  if (algorithm != Algorithm::Auto && algorithm != Algorithm::Diagonal) {
+    p.reason = std::string(algorithm_name(algorithm)) + " cannot convert " + from.str() + " to " +
+               to.str() + ": a diagonal layout converts through the diagonal algorithm";
+    return p;
+  }
+  for (const Layout& l : {from, to})
+    if (!l.tiled() && n % l.width(n) != 0) {
+      p.reason = l.str() + " diagonalizes whole planes: n = " + std::to_string(n) +
+                 " records (rows) is not a multiple of " + std::to_string(l.width(n));
+      return p;
+    }
+  p.ok = true;
+  if (n == 0 || from == to) return p;
+  const std::size_t bytes = n * rec.size();
+  auto leg = [&](const Layout& a, const Layout& b) {
+    if (a.tiled() && b.tiled()) {
+      Plan q = make_plan(lim, opt, rec, n, a, b, Algorithm::Auto, unit);
+      if (!q.ok) p = q;
+      for (const PlanStep& s : q.steps) p.steps.push_back(s);
+      p.extra_bytes = std::max(p.extra_bytes, q.extra_bytes);
+      p.bytes_moved += q.bytes_moved;
+      return;
+    }
+    p.steps.push_back({Algorithm::Diagonal, a, b});
+    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(Algorithm::Diagonal, bytes));
+    p.bytes_moved += step_bytes_moved(Algorithm::Diagonal, bytes);
+  };
+  if (from != Layout::aos()) leg(from, Layout::aos());
+  if (p.ok && to != Layout::aos()) leg(Layout::aos(), to);
+  if (p.ok && opt.max_extra_bytes && p.extra_bytes > opt.max_extra_bytes) {
+    p.ok = false;
+    p.reason = "needs " + std::to_string(p.extra_bytes) + " bytes of device scratch, over the " +
+               std::to_string(opt.max_extra_bytes) + "-byte limit";
+  }
+  if (!p.ok) p.steps.clear();
+  return p;
+}
+
+}  // namespace
 
 Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
                const Layout& from_in, const Layout& to_in, Algorithm algorithm, std::size_t unit) {
@@ -216,6 +275,9 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
     p.reason = "buffer size overflows";
     return p;
   }
+  if (!from_in.tiled() || !to_in.tiled())
+    return diagonal_plan(lim, opt, rec, n, canonical(from_in, n), canonical(to_in, n), algorithm,
+                         unit);
   const Layout from = canonical(from_in, n), to = canonical(to_in, n);
   const std::size_t bytes = n * rec.size();
   p.ok = true;

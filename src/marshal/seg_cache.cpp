@@ -77,7 +77,7 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
   p.bytes_moved = 0;
   for (PlanStep& s : p.steps) {
     std::size_t extra = 0, moved = 2 * bytes;
-    if (s.algorithm == Algorithm::OutOfPlace) {
+    if (s.algorithm == Algorithm::OutOfPlace || s.algorithm == Algorithm::Diagonal) {
       extra = bytes;
       moved = 4 * bytes;
     } else if (s.algorithm == Algorithm::ThreePass) {

@@ -334,7 +334,8 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
   std::unique_lock<std::mutex> lock(rt.mutex);
   rt.enter(lock);
   BufferState* b = rt.buffer(m);
-  if (!b || b->layout.kind == LayoutKind::AoS || !b->n || size > b->size) return std::nullopt;
+  if (!b || b->layout.kind == LayoutKind::AoS || !b->layout.tiled() || !b->n || size > b->size)
+    return std::nullopt;
   const bool staged = b->layout.kind == LayoutKind::DA;
   const QueueInfo qi = rt.queue(q);
   std::size_t chunk_records = 0;

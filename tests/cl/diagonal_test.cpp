@@ -3,6 +3,7 @@
 // odd sizes), elements of 1 to 16 bytes and of 12, several planes, buffer offsets, the
 // tiled kernel and the gather; bit-exact both ways, bytes around the region untouched.
 #include <algorithm>
+#include <array>
 
 #include "cl_env.hpp"
 #include "dl/diagonal.hpp"
@@ -138,6 +139,86 @@ TEST(Diagonal, RefusesWhatItCannotDo) {
   EXPECT_EQ(r.status, CL_INVALID_VALUE);
   EXPECT_NE(r.error.find("overflows"), std::string::npos) << r.error;
   EXPECT_EQ(r.kernels, 0u);
+}
+
+// The layouts DIAG(H) and DIAG_MAIN(H) through Marshaler::enqueue, in place: rows of
+// planes of H rows diagonalized, against the layout map (dl::convert) and back, from and
+// to AoS, DA, ASTA and the other diagonal layouts; offsets, one plane and many.
+TEST(Diagonal, LayoutConvertsInPlace) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  using dl::Layout;
+  std::uint32_t seed = 300;
+  for (auto [h, planes, nx] : std::vector<std::array<std::uint32_t, 3>>{
+           {1, 1, 1}, {5, 1, 7}, {7, 3, 5}, {33, 2, 70}, {64, 1, 64}, {100, 1, 257}})
+    for (const dl::Record& rec : {dl::Record::uniform("f", dl::Scalar::Float, nx),
+                                  dl::Record::blocks("b", dl::Scalar::UChar, nx, 3)}) {
+      const std::size_t n = std::size_t{h} * planes;
+      for (bool main : {false, true}) {
+        const Layout d = Layout::diag(h, main);
+        for (const Layout& other : {Layout::aos(), Layout::da(), Layout::asta(8),
+                                    Layout::diag(0, !main), Layout::diag(0, main)})
+          for (std::size_t offset : {std::size_t{0}, std::size_t{16}}) {
+            SCOPED_TRACE(::testing::Message() << rec.describe() << " n " << n << " " << d.str()
+                                              << " <-> " << other.str() << " at " << offset);
+            dltest::check_pair(m, rec, n, other, d, dl::Algorithm::Auto, seed++, offset);
+          }
+      }
+    }
+}
+
+TEST(Diagonal, LayoutPlansAndRefusals) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  using dl::Algorithm;
+  using dl::Layout;
+  const auto row = dl::Record::uniform("f", dl::Scalar::Float, 10);
+  dl::Plan p = m.plan(row, 40, Layout::aos(), Layout::diag(8));
+  ASSERT_TRUE(p.ok) << p.reason;
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].algorithm, Algorithm::Diagonal);
+  EXPECT_EQ(p.extra_bytes, 40 * row.size());  // the temporary
+  EXPECT_EQ(p.bytes_moved, 4 * 40 * row.size());
+  p = m.plan(row, 40, Layout::diag(8), Layout::asta(4));
+  ASSERT_TRUE(p.ok) << p.reason;
+  ASSERT_GE(p.steps.size(), 2u);
+  EXPECT_EQ(p.steps[0].algorithm, Algorithm::Diagonal);
+  EXPECT_EQ(p.steps[0].to, Layout::aos());
+  p = m.plan(row, 40, Layout::diag(8), Layout::diag(8, true), Algorithm::Diagonal);
+  ASSERT_TRUE(p.ok) << p.reason;
+  EXPECT_EQ(p.steps.size(), 2u);
+  EXPECT_TRUE(m.plan(row, 40, Layout::diag(40), Layout::diag()).steps.empty());  // one map
+  // Whole planes only; rows of elements of one size; the diagonal algorithm only.
+  p = m.plan(row, 41, Layout::aos(), Layout::diag(8));
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.reason.find("whole planes"), std::string::npos) << p.reason;
+  const auto mixed =
+      dl::Record::make("m", {{"a", dl::Scalar::Float, 1, 1}, {"b", dl::Scalar::Double, 1, 1}});
+  p = m.plan(mixed, 8, Layout::aos(), Layout::diag());
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.reason.find("one size"), std::string::npos) << p.reason;
+  p = m.plan(row, 40, Layout::aos(), Layout::diag(8), Algorithm::BarrierSync);
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.reason.find("diagonal algorithm"), std::string::npos) << p.reason;
+  // Refused before anything reaches the buffer.
+  auto& env = ClEnv::get();
+  dltest::DeviceBuffer buf(41 * row.size());
+  const auto init = dltest::random_bytes(buf.size, 3);
+  buf.write(init);
+  const auto r = m.enqueue(env.queue, buf.mem, 0, row, 41, Layout::aos(), Layout::diag(8));
+  EXPECT_EQ(r.status, CL_INVALID_VALUE);
+  EXPECT_EQ(r.kernels, 0u);
+  EXPECT_TRUE(buf.read() == init);
+  // A temporary that cannot be allocated: nothing enqueued, the buffer as it was.
+  dl::MarshalOptions opt;
+  opt.scratch_padding = std::size_t(1) << 62;
+  dl::Marshaler starved(env.context, env.device, nullptr, opt);
+  const auto s = starved.enqueue(env.queue, buf.mem, 0, row, 40, Layout::aos(), Layout::diag(8));
+  EXPECT_NE(s.status, CL_SUCCESS);
+  EXPECT_NE(s.error.find("temporary"), std::string::npos) << s.error;
+  EXPECT_EQ(s.kernels, 0u);
+  clFinish(env.queue);
+  EXPECT_TRUE(buf.read() == init);
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "dl/diagonal.hpp"
+#include "dl/layout.hpp"
 
 namespace {
 
@@ -137,6 +139,57 @@ TEST(Diagonal, ClipReadsAndWritesTheRectangle) {
   }
   EXPECT_FALSE((dl::Rect{5, 0, 3, 1}.inside(DiagonalShape{7, 12, 1, 4})));
   EXPECT_FALSE((dl::Rect{0, 12, 1, 1}.inside(DiagonalShape{7, 12, 1, 4})));
+}
+
+// The layouts DIAG(H) and DIAG_MAIN(H): rows of H-row planes as records, the slots a
+// row's elements. The layout map (slot_offset, convert) is the reference's map plane by
+// plane, for records of scalars, of blocks and of vectors.
+TEST(Diagonal, LayoutMapIsTheReferencePlaneByPlane) {
+  std::uint32_t seed = 7;
+  for (bool main : {false, true})
+    for (auto [h, planes, nx] : std::vector<std::array<std::uint32_t, 3>>{
+             {1, 1, 1}, {1, 4, 9}, {5, 1, 7}, {7, 3, 5}, {4, 2, 4}, {12, 2, 31}})
+      for (const dl::Record& rec : {dl::Record::uniform("f", dl::Scalar::Float, nx),
+                                    dl::Record::blocks("b", dl::Scalar::UChar, nx, 3),
+                                    dl::Record::make("v", {{"p", dl::Scalar::Double, 2, nx}})}) {
+        const std::size_t n = std::size_t{h} * planes;
+        for (std::uint32_t rows : {h, planes == 1 ? 0u : h}) {
+          const dl::Layout l = dl::Layout::diag(rows, main);
+          std::mt19937 rng(seed++);
+          std::vector<unsigned char> in(n * rec.size()), got(in.size()), want(in.size()),
+              back(in.size());
+          for (auto& b : in) b = static_cast<unsigned char>(rng());
+          dl::convert(rec, n, dl::Layout::aos(), in.data(), l, got.data());
+          const DiagonalShape s{h, nx, planes, rec.slots()[0].size,
+                                main ? Diagonal::Main : Diagonal::Secondary};
+          dl::diagonalize(s, in.data(), want.data(), true);
+          EXPECT_TRUE(got == want) << l.str() << " " << rec.describe() << " planes " << planes;
+          dl::convert(rec, n, l, got.data(), dl::Layout::aos(), back.data());
+          EXPECT_TRUE(back == in) << l.str();
+        }
+      }
+}
+
+TEST(Diagonal, LayoutNamesParseAndCompare) {
+  using dl::Layout;
+  for (const Layout& l :
+       {Layout::diag(), Layout::diag(0, true), Layout::diag(64), Layout::diag(3, true)})
+    EXPECT_EQ(Layout::parse(l.str()), l) << l.str();
+  EXPECT_EQ(Layout::diag(64).str(), "DIAG(64)");
+  EXPECT_EQ(Layout::diag(0, true).str(), "DIAG_MAIN");
+  EXPECT_EQ(Layout::parse("diag_main(5)"), Layout::diag(5, true));
+  EXPECT_THROW(Layout::parse("DIAG(0)"), dl::LayoutError);
+  EXPECT_THROW(Layout::parse("DIAG_MAIN()"), dl::LayoutError);
+  EXPECT_NE(Layout::diag(4), Layout::diag(4, true));
+  EXPECT_NE(Layout::diag(4), Layout::diag(8));
+  EXPECT_TRUE(Layout::diag(16).same_map(Layout::diag(), 16));
+  EXPECT_FALSE(Layout::diag(8).same_map(Layout::diag(), 16));
+  EXPECT_FALSE(Layout::diag().same_map(Layout::aos(), 16));
+  EXPECT_FALSE(Layout::diag().same_map(Layout::diag(0, true), 16));
+  // A record of slots of several sizes has no rows of elements.
+  const auto mixed =
+      dl::Record::make("m", {{"a", dl::Scalar::Float, 1, 1}, {"b", dl::Scalar::Double, 1, 1}});
+  EXPECT_THROW(dl::slot_offset(mixed, 4, Layout::diag(), 0, 0), dl::LayoutError);
 }
 
 }  // namespace
