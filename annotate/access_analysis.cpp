@@ -384,9 +384,16 @@ class Analyzer {
   /// dl_da in a DA kernel, dl_tiled otherwise.
   static std::string slot_at(const Binding& bd, const std::string& r, const std::string& i,
                              const std::string& o, const std::string& zs) {
-    return bd.da ? "dl_da(" + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs + ")"
-                 : "dl_tiled(" + bd.w + ", " + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs +
-                       ")";
+    if (bd.da) return "dl_da(" + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs + ")";
+    return std::string(bd.diag == 1   ? "dl_diag("
+                       : bd.diag == 2 ? "dl_diag_main("
+                                      : "dl_tiled(") +
+           bd.w + ", " + bd.n + ", " + r + ", " + i + ", " + o + ", " + zs + ")";
+  }
+  /// dl_diag_flat for scalar `x` of a diagonalized flat binding.
+  static std::string diag_flat(const Binding& bd, std::size_t z, const std::string& x) {
+    return "dl_diag_flat(" + bd.w + ", " + bd.n + ", " + bd.s + ", " + std::to_string(z) + ", " +
+           x + ", " + (bd.diag == 2 ? "1" : "0") + ")";
   }
   /// Record bytes of a flat binding in generated code.
   static std::string flat_record_bytes(const Binding& bd, std::size_t z) {
@@ -854,6 +861,7 @@ class Analyzer {
         Offset slot;
         slot.v.push_back({cv, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
+        if (b.diag) res_.needs.insert(cg_.diag());
         sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           const std::string zs = std::to_string(z);
@@ -873,9 +881,14 @@ class Analyzer {
         Offset slot;
         slot.v.push_back({cv, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
-        res_.needs.insert(cg_.flat_at());
+        res_.needs.insert(b.diag ? cg_.diag() : cg_.flat_at());
         sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          if (bp->diag)
+            return ref(*bp, type,
+                       "dl_diag_rc(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
+                           std::to_string(z) + ", " + record_text(rec, *bp) + ", " +
+                           index_text(qi, *bp) + ", " + (bp->diag == 2 ? "1" : "0") + ")");
           return ref(*bp, type,
                      "dl_flat_at(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
                          std::to_string(z) + ", " + record_text(rec, *bp) + ", " +
@@ -886,6 +899,7 @@ class Analyzer {
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
+        if (b.diag) res_.needs.insert(cg_.diag());
         sp_replace(lv, [this, lv, bp, rec, c, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           return ref(*bp, type,
@@ -923,8 +937,10 @@ class Analyzer {
           res_.needs.insert(cg_.flat_rows());
           b.stats.back().division = "a swap of rows: record, row and scalar by two divisions";
         }
+        if (b.diag) res_.needs.insert(cg_.diag());
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          if (bp->diag) return ref(*bp, type, diag_flat(*bp, z, index_text(idx, *bp)));
           return ref(*bp, type,
                      cg_.flat_element(bp->w, bp->n, bp->s, bp->c, z, index_text(idx, *bp)));
         });

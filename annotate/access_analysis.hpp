@@ -67,9 +67,12 @@ struct Binding {
   /// several dimensions): which factors of an index to read as them (dl_rows_at).
   std::string s_dim, c_dim;
   Record rec;
-  bool natural = true;        // slots naturally aligned
-  std::string base, w, n;     // their texts in generated code
-  bool da = false;            // leaves through dl_da (kernel with DA)
+  bool natural = true;     // slots naturally aligned
+  std::string base, w, n;  // their texts in generated code
+  bool da = false;         // leaves through dl_da (kernel with DA)
+  /// Planes of w rows diagonalized (a flat array, Layout::diag): 1 along the secondary
+  /// diagonal, 2 along the main one, 0 not; addresses through dl_diag / dl_diag_main.
+  int diag = 0;
   bool root_is_base = false;  // the parameter is never reassigned
   /// The buffer stays AoS (its target is AoS): its accesses keep their original text, so
   /// the compiler sees exactly the application's address arithmetic. Set after the

@@ -284,7 +284,9 @@ class Consumer : public ASTConsumer {
       c.dims = dims;
       Layout written = b.target;
       if (tile && tile->is_constant()) {
-        written = Layout::asta(static_cast<std::uint32_t>(*tile->eval({})));
+        const auto v = static_cast<std::uint32_t>(*tile->eval({}));
+        written = b.target.tiled() ? Layout::asta(v)
+                                   : Layout::diag(v, b.target.kind == LayoutKind::DiagMain);
         tile.reset();
       }
       c.tile = opts_.force_layout ? std::nullopt : tile;
@@ -293,6 +295,14 @@ class Consumer : public ASTConsumer {
         return fail("'" + b.name +
                     "': --layout cannot replace a swap of dimensions (its target is the order "
                     "of the dimensions)");
+      if (!b.target.tiled() && opts_.force_layout)
+        return fail("'" + b.name +
+                    "': --layout cannot replace a diagonal target (its rows are the annotation's "
+                    "dimensions)");
+      if (!b.target.tiled() && !(is_leaf_type(pointee) && !pointee->isVectorType()))
+        return fail("'" + b.name + "' points to '" + pointee.getUnqualifiedType().getAsString() +
+                    "': a diagonal layout applies to arrays of scalars (" + b.name +
+                    ":float[ny][nx] -> DIAG)");
       if (c.swap >= 0 && !(is_leaf_type(pointee) && !pointee->isVectorType()))
         return fail("'" + b.name + "' points to '" + pointee.getUnqualifiedType().getAsString() +
                     "': a swap of dimensions applies to arrays of scalars");
@@ -373,8 +383,11 @@ class Consumer : public ASTConsumer {
       Layout target = opts_.force_layout ? *opts_.force_layout : written;
       c.target = target;
       c.record = bd.rec.name();
-      c.marshaler = (target.kind == LayoutKind::DA ? "AOS2DA_" : "AOS2ASTA_") +
+      c.marshaler = (!target.tiled()                 ? "AOS2DIAG_"
+                     : target.kind == LayoutKind::DA ? "AOS2DA_"
+                                                     : "AOS2ASTA_") +
                     (bd.flat && !bd.flat_count ? "flat_" + c.record : bd.rec.name());
+      bd.diag = target.kind == LayoutKind::Diag ? 1 : target.kind == LayoutKind::DiagMain ? 2 : 0;
       bd.base = b.name;
       bd.n = "dl_n_" + b.name;
       bd.w = "dl_w_" + b.name;
@@ -673,11 +686,12 @@ class Consumer : public ASTConsumer {
     for (const Binding& b : w.bindings)
       if (b.name == p.buffer && !b.keep_aos) bound = &b;
     if (!p.ok || !bound) return p.buffer + "[dl_g]";
-    if (!bound->flat || !bound->c.empty()) {
+    if (!bound->flat || !bound->c.empty() || bound->diag) {
       p.ok = false;
-      p.why = bound->flat ? "DL swaps its rows: a swap of rows is not staged"
-                          : "DL converts its records: only a flat array of scalars is staged "
-                            "from its layout";
+      p.why = bound->diag   ? "DL diagonalizes it: a diagonal layout is not staged"
+              : bound->flat ? "DL swaps its rows: a swap of rows is not staged"
+                            : "DL converts its records: only a flat array of scalars is staged "
+                              "from its layout";
       return {};
     }
     for (const StagePlan::Read& r : p.reads)
@@ -1129,7 +1143,9 @@ class Consumer : public ASTConsumer {
       else
         a.pattern = "no accesses";
       const Layout& t = c.target;
-      a.layout = t.kind == LayoutKind::DA    ? "DA"
+      a.layout = !t.tiled() ? t.str().substr(0, t.str().find('(')) + " (planes of " +
+                                  (c.tile ? c.tile->text() : std::to_string(t.tile)) + " rows)"
+                 : t.kind == LayoutKind::DA  ? "DA"
                  : t.kind == LayoutKind::AoS ? "AoS"
                  : c.tile                    ? "ASTA(" + c.tile->text() + ")"
                  : t.tile                    ? t.str()
@@ -1139,6 +1155,8 @@ class Consumer : public ASTConsumer {
         a.reason = "forced by --layout";
       else if (t.kind == LayoutKind::DA)
         a.reason = "the annotation asks for DA";
+      else if (!t.tiled())
+        a.reason = "the annotation asks for its planes diagonalized";
       else if (t.kind == LayoutKind::ASTA && (t.tile || c.tile))
         a.reason = c.tile ? "the annotation gives the tile width by the kernel's arguments"
                           : "the annotation fixes the tile width";

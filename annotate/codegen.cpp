@@ -118,6 +118,57 @@ std::string Codegen::flat_at() {
   return name;
 }
 
+std::string Codegen::diag() {
+  const std::string name = "dl_diag";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* A flat array whose planes of w rows of s = r / z scalars are diagonalized\n"
+         "   (DIAG: diagonal d = x + y; DIAG_MAIN: d = s - 1 - x + y; each diagonal in\n"
+         "   increasing y): the byte offset of the scalar at byte o of row i. Rows i >= n\n"
+         "   keep their AoS address; n is a whole number of planes. */\n"
+         "static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,\n"
+         "                               dl_off z, int mirror) {\n"
+         "  if (i >= n) return (ulong)i * r + o;\n"
+         "  const dl_off p = i / w, y = i - p * w, s = r / z;\n"
+         "  const dl_off x = mirror ? s - 1 - o / z : o / z;\n"
+         "  const ulong d = (ulong)x + y, a = min((ulong)s, (ulong)w), b = max((ulong)s, "
+         "(ulong)w);\n"
+         "  ulong start;\n"
+         "  if (d < a) {\n"
+         "    start = d * (d + 1) / 2;\n"
+         "  } else if (d < b) {\n"
+         "    start = a * (a - 1) / 2 + (d - (a - 1)) * a;\n"
+         "  } else {\n"
+         "    const ulong m = (ulong)s + w - 1 - d;\n"
+         "    start = (ulong)s * w - m * (m + 1) / 2;\n"
+         "  }\n"
+         "  return ((ulong)p * w * s + start + y - (d >= s ? d - (s - 1) : 0)) * z;\n"
+         "}\n"
+         "static inline ulong dl_diag(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) "
+         "{\n"
+         "  return dl_diag_at(w, n, r, i, o, z, 0);\n"
+         "}\n"
+         "static inline ulong dl_diag_main(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,\n"
+         "                                 dl_off z) {\n"
+         "  return dl_diag_at(w, n, r, i, o, z, 1);\n"
+         "}\n"
+         "/* Scalar x of the diagonalized flat array (rows of s scalars of z bytes). */\n"
+         "static inline ulong dl_diag_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x,\n"
+         "                                 int mirror) {\n"
+         "  const dl_off i = x / s;\n"
+         "  return dl_diag_at(w, n, s * z, i, (x - i * s) * z, z, mirror);\n"
+         "}\n"
+         "/* Scalar s*i + c: scalar c of row i when c < s (a compare), else as above. */\n"
+         "static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,\n"
+         "                               dl_off c, int mirror) {\n"
+         "  return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)\n"
+         "               : dl_diag_flat(w, n, s, z, i * s + c, mirror);\n"
+         "}\n",
+         {}});
+  return name;
+}
+
 std::string Codegen::flat_rows() {
   const std::string name = "dl_flat_rows";
   if (!find(name))

@@ -29,6 +29,9 @@ class Codegen {
   /// dl_flat_at: element S*i + c of a flat array, by a compare where c < S (the slot c
   /// of record i), by dl_flat's division otherwise.
   std::string flat_at();
+  /// dl_diag, dl_diag_main (dl_tiled's arguments) and dl_diag_flat (dl_flat's, and the
+  /// direction): addresses in a flat array whose planes are diagonalized (Layout::diag).
+  std::string diag();
   /// dl_flat_rows: element x of a flat array whose records are s rows of c scalars, a row
   /// one slot (a swap of two dimensions above the fastest): two divisions.
   std::string flat_rows();

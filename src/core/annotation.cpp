@@ -306,6 +306,8 @@ class ClauseParser {
         if (!swapped(b)) return false;
       } else if (!target(b.target, b.tile)) {
         return false;
+      } else if (!b.target.tiled() && !diagonal_rows(b)) {
+        return false;
       }
       b.target_given = true;
       skip();
@@ -316,7 +318,17 @@ class ClauseParser {
       // The marshaler names the record; it gives the target only where `->` does not. A
       // target of AoS takes either (the record's marshalers serve the buffer's other users).
       const bool asta = m.rfind("AOS2ASTA_", 0) == 0, da = m.rfind("AOS2DA_", 0) == 0;
-      if (asta || da) {
+      const bool diag = m.rfind("AOS2DIAG_", 0) == 0;
+      if (diag != (b.target_given && !b.target.tiled())) {
+        i_ = save;
+        return error("marshaler '" + m + "' " +
+                     (diag ? "converts to DIAG but the target of '" + b.name + "' is not DIAG"
+                           : "is not a DIAG marshaler (AOS2DIAG_...) but the target of '" + b.name +
+                                 "' is " + b.target.str()));
+      }
+      if (diag) {
+        if (b.record.empty()) b.record = m.substr(9);
+      } else if (asta || da) {
         const LayoutKind k = asta ? LayoutKind::ASTA : LayoutKind::DA;
         if (!b.target_given)
           b.target = asta ? Layout::asta(0) : Layout::da();
@@ -507,8 +519,40 @@ class ClauseParser {
       return true;
     } catch (const LayoutError&) {
       i_ = s;
-      return error("unknown target layout '" + lay + "' (expected ASTA, ASTA(T), DA or AoS)");
+      return error("unknown target layout '" + lay +
+                   "' (expected ASTA, ASTA(T), DA, AoS, DIAG or DIAG_MAIN)");
     }
+  }
+  /// `-> DIAG` / `-> DIAG_MAIN` after the dimensions of `b`: the rows of a plane are the
+  /// dimension before the fastest (a constant in the target, else an expression of the
+  /// kernel's arguments in `b.tile`).
+  bool diagonal_rows(BufferAnnotation& b) {
+    const std::string form = b.name + ":float[nz][ny][nx] -> " +
+                             (b.target.kind == LayoutKind::Diag ? "DIAG" : "DIAG_MAIN");
+    if (b.target.tile)
+      return error(
+          "a diagonal target takes its rows per plane from the dimensions, not in "
+          "parentheses: " +
+          form);
+    if (b.dims.size() < 2 || b.dims[0].is_whole())
+      return error(
+          "a diagonal target diagonalizes the two fastest dimensions of a flat array "
+          "of scalars, all dimensions given: " +
+          form);
+    const Expr& rows = b.dims[b.dims.size() - 2];
+    if (!rows.fields().empty())
+      return error("the rows per plane of '" + b.name + "' ('" + rows.text() +
+                   "') take kernel arguments and constants only (no sizeof or arg.field)");
+    if (!rows.is_constant()) {
+      b.tile = rows;
+      return true;
+    }
+    const std::int64_t v = rows.eval({}).value_or(0);
+    if (v < 1 || v > static_cast<std::int64_t>(kMaxTile))
+      return error("the rows per plane of '" + b.name + "' are " + std::to_string(v) +
+                   ", outside [1, " + std::to_string(kMaxTile) + "]");
+    b.target.tile = static_cast<std::uint32_t>(v);
+    return true;
   }
   /// The character at the cursor, for "expected X, found Y" messages.
   std::string found() const { return detail::describe_char(t_, i_, "the end of the line"); }
@@ -861,7 +905,9 @@ std::string format_clause(const BufferAnnotation& b) {
       const std::size_t p = static_cast<std::size_t>(b.swap);
       s += "[" + b.dims[d == p ? p + 1 : d == p + 1 ? p : d].text() + "]";
     }
-  } else if (b.target.kind == LayoutKind::DA)
+  } else if (!b.target.tiled())
+    s += b.target.kind == LayoutKind::Diag ? " -> DIAG" : " -> DIAG_MAIN";
+  else if (b.target.kind == LayoutKind::DA)
     s += " -> DA";
   else if (b.target.kind == LayoutKind::AoS)
     s += " -> AoS";

@@ -254,6 +254,16 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       return {};
     }
     nd.to = b.target;
+    if (!nd.to.tiled() &&
+        !(nd.rec->fields().size() == 1 && nd.rec->fields()[0].vector_width == 1 &&
+          static_cast<std::int64_t>(nd.rec->fields()[0].count) == dims.back() &&
+          nd.rec->size() == nd.rec->fields()[0].count * nd.rec->fields()[0].elem_size)) {
+      why = fmt::format(
+          "argument {}: {} needs a flat array of scalars whose records are its rows of {} "
+          "scalars (record {})",
+          b.name, nd.to.str(), dims.back(), nd.rec->describe());
+      return {};
+    }
     if (b.tile) {
       // `-> ASTA(E)`: the tile width of this launch.
       std::string err;
@@ -264,7 +274,9 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
             t ? fmt::format("is {}, outside [1, {}]", *t, kMaxTile) : "does not evaluate: " + err);
         return {};
       }
-      nd.to = Layout::asta(static_cast<std::uint32_t>(*t));
+      nd.to = b.target.tiled() ? Layout::asta(static_cast<std::uint32_t>(*t))
+                               : Layout::diag(static_cast<std::uint32_t>(*t),
+                                              b.target.kind == LayoutKind::DiagMain);
     } else if (nd.to.kind == LayoutKind::ASTA && nd.to.tile == 0) {
       nd.to = Layout::asta(ps.tile);
     }

@@ -292,10 +292,13 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       d.n = b->rows() ? dl::swap_rows(*b, dims).value().second
                       : dl::record_count(dims, d.rec).value();
       d.target = b->target;
-      if (b->tile) {  // `-> ASTA(E)`: E's value for this launch
+      if (b->tile) {  // `-> ASTA(E)` (or DIAG's rows per plane): E's value for this launch
         const auto w = b->tile->eval(env);
         ASSERT_TRUE(w && *w >= 1) << "tile width of " << params[a];
-        d.target = dl::Layout::asta(static_cast<std::uint32_t>(*w));
+        const auto width = static_cast<std::uint32_t>(*w);
+        d.target = b->target.tiled()
+                       ? dl::Layout::asta(width)
+                       : dl::Layout::diag(width, b->target.kind == dl::LayoutKind::DiagMain);
       }
       const std::size_t held = args[a].value.empty() ? d.n : std::stoul(args[a].value);
       ASSERT_GE(held, d.n) << "buffer " << params[a] << " smaller than its annotation";
@@ -456,7 +459,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
                                            "defined/conditional.cl", "choice.cl", "counts.cl",
-                                           "swap.cl"),
+                                           "swap.cl", "diagonal.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)

@@ -229,6 +229,45 @@ TEST(Annotation, DimensionSwap) {
   }
 }
 
+// `-> DIAG` / `-> DIAG_MAIN`: planes diagonalized, the rows of a plane the dimension
+// before the fastest (an expression of arguments in `tile`, a constant in the target).
+TEST(Annotation, DiagonalTargets) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: const a:float[nz][ny][nx] -> DIAG, b:int[9][nx] -> DIAG_MAIN AOS2DIAG_flat_int\n"
+      "__kernel void k(__global const float *a, __global int *b, int nx, int ny, int nz) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& b = s.kernels.at(0).buffers;
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].target, dl::Layout::diag());
+  ASSERT_TRUE(b[0].tile.has_value());
+  EXPECT_EQ(b[0].tile->text(), "ny");
+  EXPECT_EQ(b[1].target, dl::Layout::diag(9, true));
+  EXPECT_FALSE(b[1].tile.has_value());
+  EXPECT_EQ(b[1].marshaler, "AOS2DIAG_flat_int");
+  EXPECT_EQ(dl::format_clause(b[0]), "const a:float[nz][ny][nx] -> DIAG");
+  EXPECT_EQ(dl::format_clause(b[1]), "b:int[9][nx] -> DIAG_MAIN AOS2DIAG_flat_int");
+  auto again = dl::scan_annotations("//DL: AoS: " + dl::format_clause(b[1]) +
+                                    "\n__kernel void k(__global int *b, int nx) {}\n");
+  ASSERT_FALSE(again.has_errors()) << again.diagnostics[0].message;
+  EXPECT_EQ(again.kernels.at(0).buffers.at(0).target, dl::Layout::diag(9, true));
+  const std::pair<const char*, const char*> bad[] = {
+      {"a[n][m] -> DIAG(4)", "not in parentheses"},
+      {"a[n] -> DIAG", "two fastest dimensions"},
+      {"a[*][m] -> DIAG", "two fastest dimensions"},
+      {"a[0][m] -> DIAG_MAIN", "outside [1, 1048576]"},
+      {"a[n][m] -> DIAG AOS2ASTA_flat_float", "is not a DIAG marshaler"},
+      {"a[n][m] -> DA AOS2DIAG_flat_float", "converts to DIAG"},
+      {"a[n][m] -> DIAGONAL", "unknown target layout 'DIAGONAL'"},
+  };
+  for (const auto& [clause, want] : bad) {
+    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
+                                  "\n__kernel void k(__global float *a, int n, int m) {}\n");
+    ASSERT_TRUE(e.has_errors()) << clause;
+    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
+        << clause << ": " << e.diagnostics[0].message;
+  }
+}
+
 // `write_only`: the kernel never reads the buffer; it excludes `const`, and it is
 // written back by format_clause.
 TEST(Annotation, WriteOnly) {

@@ -1,0 +1,53 @@
+// Run-equivalence: flat arrays whose planes are diagonalized (`-> DIAG`, `-> DIAG_MAIN`,
+// docs/remappings.md). The rows per plane are the dimension before the fastest; n, the
+// rows and the row length come from the kernel's arguments at each launch, or are
+// constants.
+
+// A wavefront step over 3 planes of 7 x 11: element k of anti-diagonal d of each plane
+// from its upper and left neighbours; neighbours read through the flat index.
+//TEST: wave 24 args: buf int:11 int:7 int:3 int:6
+//DL: AoS: a:float[nz][ny][nx] -> DIAG
+__kernel void wave(__global float *a, int nx, int ny, int nz, int d) {
+  const int k = get_global_id(0) % 8, z = get_global_id(0) / 8;
+  const int y = max(0, d - (nx - 1)) + k, x = d - y;
+  if (z >= nz || y >= ny || x < 0) return;
+  const float up = y > 0 ? a[(z * ny + y - 1) * nx + x] : 0.0f;
+  const float left = x > 0 ? a[(z * ny + y) * nx + x - 1] : 0.0f;
+  a[(z * ny + y) * nx + x] += 0.5f * (up + left);
+}
+
+// Rows summed (a loop below the row length: slot x of row r without a division), into a
+// second diagonalized array along the main diagonal, taller than wide; buffers holding
+// more than n rows keep those AoS.
+//TEST: rows 40 args: buf:45 buf int:6 int:20 int:2
+//DL: AoS: const a:float[nz][ny][nx] -> DIAG, out:float[nz][ny][nx] -> DIAG_MAIN
+__kernel void rows(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int r = get_global_id(0);
+  if (r >= ny * nz) return;
+  float s = 0.0f;
+  for (int x = 0; x < nx; ++x) {
+    s += a[r * nx + x];
+    out[r * nx + x] = s * (float)(x + 1);
+  }
+}
+
+// One plane (the rows are all n records), constant shape 9 x 5 of ints, a row read
+// through a pointer to it, the secondary and the main diagonal of the same data.
+//TEST: plane 9 args: buf buf
+//DL: AoS: const a:int[9][5] -> DIAG_MAIN, b:int[9][5] -> DIAG
+__kernel void plane(__global const int *a, __global int *b) {
+  const int y = get_global_id(0);
+  if (y >= 9) return;
+  __global const int *row = a + y * 5;
+  for (int x = 0; x < 5; ++x) b[y * 5 + x] = row[x] * 3 + a[((y + 1) % 9) * 5 + (4 - x)];
+}
+
+// Doubles in planes wider than tall, each work-item one element (a flat index), a
+// neighbour in the next plane, into a second array of the same shape.
+//TEST: elems 240 args: buf buf int:12 int:5 int:4
+//DL: AoS: const a:double[nz][ny][nx] -> DIAG_MAIN, b:double[nz][ny][nx] -> DIAG
+__kernel void elems(__global const double *a, __global double *b, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  b[i] = a[i] * 2.0 + a[(i + nx * ny) % (nx * ny * nz)];
+}
