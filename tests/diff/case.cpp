@@ -25,6 +25,8 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::UpdK) return i.flat ? "fupdk" : "";
   if (f == Form::UpdTK) return i.flat ? "fupdtk" : "";
   if (f == Form::SwapK) return i.flat ? "fswapk" : "";
+  if (f == Form::DiagK) return i.flat ? "fdiagk" : "";
+  if (f == Form::DiagMK) return i.flat ? "fdiagmk" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
   if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
   if (i.flat) {
@@ -69,7 +71,9 @@ const char* form_text(Form f) {
                             "const g[n][K], K an argument",
                             "p[d.count], d by value, if (i < cap)",
                             "g[n][K] -> ASTA(t), K and t arguments",
-                            "g[m][t][K][J] -> [m][K][t][J], arguments"};
+                            "g[m][t][K][J] -> [m][K][t][J], arguments",
+                            "g[m][t][K] -> DIAG, arguments",
+                            "g[m][t][K] -> DIAG_MAIN, arguments"};
   return t[static_cast<int>(f)];
 }
 
@@ -190,6 +194,10 @@ std::string launch_text(const Op& op) {
     case Form::SwapK:
       s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row
         << ", k=" << op.k;
+      break;
+    case Form::DiagK:
+    case Form::DiagMK:
+      s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", k=" << op.k;
       break;
     case Form::Dims:
       s << ", d={k=" << op.k << ", count=" << static_cast<std::uint32_t>(op.n)

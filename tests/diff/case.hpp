@@ -37,7 +37,9 @@ const ShapeInfo& info(Shape s);
 /// that is a kernel argument too (`g[n][K] -> ASTA(t)`): t varies between launches of one
 /// buffer, and a t outside [1, 2^20] makes DL run the kernel untransformed. SwapK swaps two
 /// dimensions (`g[m][t][K][J] -> [m][K][t][J]`: m·t records of K rows of J floats, ASTA(t)
-/// of rows; m = 1 swaps the two slowest of three); m, t, K and J are arguments.
+/// of rows; m = 1 swaps the two slowest of three); m, t, K and J are arguments. DiagK and
+/// DiagMK diagonalize planes (`g[m][t][K] -> DIAG` / `DIAG_MAIN`: m planes of t rows of K
+/// floats, each row updated by one work-item); m, t and K are arguments.
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -55,7 +57,9 @@ enum class Form : std::uint8_t {
   SumK,
   Dims,
   UpdTK,
-  SwapK
+  SwapK,
+  DiagK,
+  DiagMK
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -112,7 +116,7 @@ struct Op {
   Prog prog = Prog::Main;
   int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
   int len = 0;                // UpdK, SumK, UpdTK: K, the floats per record
-  int tile = 0;               // UpdTK, SwapK: t, the tile width
+  int tile = 0;               // UpdTK, SwapK: t, the tile width; DiagK, DiagMK: rows per plane
   int row = 0;                // SwapK: J, the floats per row (n is m, the outer count)
   std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
   int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative

@@ -122,6 +122,13 @@ bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access
       args.push_back({sizeof op.row, &op.row});
       args.push_back({sizeof op.k, &op.k});
       break;
+    case Form::DiagK:
+    case Form::DiagMK:
+      args.push_back({sizeof op.n, &op.n});
+      args.push_back({sizeof op.tile, &op.tile});
+      args.push_back({sizeof op.len, &op.len});
+      args.push_back({sizeof op.k, &op.k});
+      break;
     case Form::UpdTK:
       args.push_back({sizeof op.n, &op.n});
       args.push_back({sizeof op.len, &op.len});

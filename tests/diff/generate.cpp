@@ -216,6 +216,20 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     if (t >= 1) sizes(op, static_cast<std::size_t>(m * t));
     return;
   }
+  // Planes diagonalized (both directions): m planes of t rows of K floats, planes of one
+  // row, of one column (K = 1), square and not, and rows per plane DL must refuse.
+  if (!sum && r_.chance(20)) {
+    const int tiles[] = {1, 2, 3, 7, 16, 0, -2};
+    const int t = tiles[r_.in(0, 6)];
+    const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * K);
+    const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(floats / plane);
+    launch(q, r_.chance(50) ? Form::DiagK : Form::DiagMK, a, -1, m);
+    Op& op = c_.ops.back();
+    op.len = K;
+    op.tile = t;
+    if (t >= 1) sizes(op, static_cast<std::size_t>(m * t));
+    return;
+  }
   // An update in ASTA with the tile width an argument: of every size, whole and partial
   // last tiles, one record per tile, all in one tile, and widths DL must refuse.
   const bool tiled = !sum && r_.chance(40);

@@ -478,6 +478,27 @@ __kernel void fswapk(__global float *g, int m, int t, int K, int J, int k) {
     for (int x = 0; x < J; ++x) g[(i * K + y) * J + x] += (float)(k + y * J + x);
 }
 
+// Planes diagonalized (docs/remappings.md): g[m][t][K], m planes of t rows of K floats,
+// along the secondary or the main diagonal. A work-item updates its row from left to
+// right, each scalar from the one before it. m, t and K change between launches of one
+// buffer; t or m outside their range (0, negative): the kernel runs untransformed.
+//DL: AoS: g[m][t][K] -> DIAG
+__kernel void fdiagk(__global float *g, int m, int t, int K, int k) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  for (int x = 0; x < K; ++x)
+    g[i * K + x] += (float)(k + x) + (x > 0 ? 0.5f * g[i * K + x - 1] : 0.0f);
+}
+
+//DL: AoS: g[m][t][K] -> DIAG_MAIN
+__kernel void fdiagmk(__global float *g, int m, int t, int K, int k) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  for (int x = K - 1; x >= 0; --x)
+    g[(i * K) + x] =
+        g[i * K + x] * 2.0f - (float)(k + i % 5) + (x + 1 < K ? g[i * K + x + 1] : 0.0f);
+}
+
 // The same with unsigned arguments, read only.
 //DL: AoS: const g[n][K]
 __kernel void fsumk(__global const float *g, uint n, uint K, __global uint *out) {
