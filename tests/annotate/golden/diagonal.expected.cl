@@ -50,19 +50,21 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
                                dl_off z, int mirror) {
   if (i >= n) return (ulong)i * r + o;
+  /* In dl_off: a plane's positions fit it (a buffer of 4 GiB or more builds
+     with DL_OFFSET64), and so does every term below. */
   const dl_off p = i / w, y = i - p * w, s = r / z;
   const dl_off x = mirror ? s - 1 - o / z : o / z;
-  const ulong d = (ulong)x + y, a = min((ulong)s, (ulong)w), b = max((ulong)s, (ulong)w);
-  ulong start;
+  const dl_off d = x + y, a = min(s, w), b = max(s, w);
+  dl_off start;
   if (d < a) {
     start = d * (d + 1) / 2;
   } else if (d < b) {
     start = a * (a - 1) / 2 + (d - (a - 1)) * a;
   } else {
-    const ulong m = (ulong)s + w - 1 - d;
-    start = (ulong)s * w - m * (m + 1) / 2;
+    const dl_off m = s + w - 1 - d;
+    start = s * w - m * (m + 1) / 2;
   }
-  return ((ulong)p * w * s + start + y - (d >= s ? d - (s - 1) : 0)) * z;
+  return ((ulong)p * w * s + (start + y - (d >= s ? d - (s - 1) : 0))) * z;
 }
 static inline ulong dl_diag(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
   return dl_diag_at(w, n, r, i, o, z, 0);
