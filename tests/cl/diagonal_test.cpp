@@ -209,13 +209,16 @@ TEST(Diagonal, LayoutPlansAndRefusals) {
   EXPECT_EQ(r.status, CL_INVALID_VALUE);
   EXPECT_EQ(r.kernels, 0u);
   EXPECT_TRUE(buf.read() == init);
-  // A temporary that cannot be allocated: nothing enqueued, the buffer as it was.
+  // A temporary that cannot be allocated (PoCL refuses it when it is made, the NVIDIA
+  // driver when the copy into it is enqueued): nothing runs, the buffer as it was.
   dl::MarshalOptions opt;
   opt.scratch_padding = std::size_t(1) << 62;
   dl::Marshaler starved(env.context, env.device, nullptr, opt);
   const auto s = starved.enqueue(env.queue, buf.mem, 0, row, 40, Layout::aos(), Layout::diag(8));
   EXPECT_NE(s.status, CL_SUCCESS);
-  EXPECT_NE(s.error.find("temporary"), std::string::npos) << s.error;
+  EXPECT_TRUE(s.error.find("temporary") != std::string::npos ||
+              s.error.find("command 0 (copy)") != std::string::npos)
+      << s.error;
   EXPECT_EQ(s.kernels, 0u);
   clFinish(env.queue);
   EXPECT_TRUE(buf.read() == init);
