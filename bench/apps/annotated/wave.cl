@@ -1,0 +1,118 @@
+#ifdef DL_ASTA_T
+/* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
+#ifndef DL_ANNOTATE_HELPERS
+#define DL_ANNOTATE_HELPERS
+/* Indices, divisions and compares in 32 bits unless DL_OFFSET64 is defined (64-bit
+   integer arithmetic costs GPUs several instructions per operation, yet some
+   kernels run faster with it: DL's runtime builds both and keeps the faster per
+   kernel; a buffer of 4 GiB or more needs DL_OFFSET64). Byte offsets are 64-bit,
+   each term widened before its multiply, so that address arithmetic in loops
+   needs no zero extension of a 32-bit sum. */
+#ifdef DL_OFFSET64
+typedef ulong dl_off;
+#else
+typedef uint dl_off;
+#endif
+/* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
+   tiles of w records; the last, partial tile holds n % w records. Records i >= n
+   are outside the marshaled range and keep their AoS address. */
+static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                             dl_off z) {
+  if (i >= n) return (ulong)i * r + o;
+  const dl_off b = i / w * w;
+  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+}
+/* The same for one tile of all n records (DA). */
+static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+}
+/* Element x of a flat array of records of s scalars of z bytes. */
+static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
+  const dl_off i = x / s;
+  return dl_tiled(w, n, s * z, i, (x - i * s) * z, z);
+}
+#define DL_REF(AS, TYPE, BASE, OFF) (*(AS TYPE *)((AS uchar *)(BASE) + (OFF)))
+#define DL_UREF(AS, TYPE, BASE, OFF) \
+  (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
+#endif
+/* A flat array whose planes of w rows of s = r / z scalars are diagonalized
+   (DIAG: diagonal d = x + y; DIAG_MAIN: d = s - 1 - x + y; each diagonal in
+   increasing y): the byte offset of the scalar at byte o of row i. Rows i >= n
+   keep their AoS address; n is a whole number of planes. */
+static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                               dl_off z, int mirror) {
+  if (i >= n) return (ulong)i * r + o;
+  /* In dl_off: a plane's positions fit it (a buffer of 4 GiB or more builds
+     with DL_OFFSET64), and so does every term below. */
+  const dl_off p = i / w, y = i - p * w, s = r / z;
+  const dl_off x = mirror ? s - 1 - o / z : o / z;
+  const dl_off d = x + y, a = min(s, w), b = max(s, w);
+  dl_off start;
+  if (d < a) {
+    start = d * (d + 1) / 2;
+  } else if (d < b) {
+    start = a * (a - 1) / 2 + (d - (a - 1)) * a;
+  } else {
+    const dl_off m = s + w - 1 - d;
+    start = s * w - m * (m + 1) / 2;
+  }
+  return ((ulong)p * w * s + (start + y - (d >= s ? d - (s - 1) : 0))) * z;
+}
+static inline ulong dl_diag(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
+  return dl_diag_at(w, n, r, i, o, z, 0);
+}
+static inline ulong dl_diag_main(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
+                                 dl_off z) {
+  return dl_diag_at(w, n, r, i, o, z, 1);
+}
+/* Scalar x of the diagonalized flat array (rows of s scalars of z bytes). */
+static inline ulong dl_diag_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x,
+                                 int mirror) {
+  const dl_off i = x / s;
+  return dl_diag_at(w, n, s * z, i, (x - i * s) * z, z, mirror);
+}
+/* Scalar s*i + c: scalar c of row i when c < s (a compare), else as above. */
+static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
+                               dl_off c, int mirror) {
+  return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)
+               : dl_diag_flat(w, n, s, z, i * s + c, mirror);
+}
+#endif
+// Needleman-Wunsch alignment scores of nz pairs of sequences at once, as an application
+// writes it (Dymaxion's wavefront case): one score matrix h[z][y][x] per pair (ny and nx
+// one more than the sequences' lengths, row 0 and column 0 the gap penalties), one launch
+// per anti-diagonal d = x + y, one work-item per cell of it in every plane. Neighbours on
+// a diagonal are nx - 1 ints apart in row-major order; with the planes diagonalized
+// (DIAG: each anti-diagonal stored in a run) they are adjacent, and so are the cells read
+// from the two diagonals before.
+//DL: AoS: h:int[nz][ny][nx] -> DIAG AOS2DIAG_flat_int
+#ifdef DL_ASTA_T
+__kernel void nw_diagonal(__global int* h, __global const char* a, __global const char* b,
+                          int nx, int ny, int nz, int d, int len, int gap) {
+  const dl_off dl_n_h = (dl_off)((long)(nz) * (long)(ny));
+  const dl_off dl_s_h = (dl_off)((long)(nx));
+  const dl_off dl_w_h = (dl_off)((long)(ny));
+  const int k = get_global_id(0);
+  const int z = k / len, j = k - z * len;
+  const int y = max(1, d - (nx - 1)) + j, x = d - y;
+  if (z >= nz || y >= ny || x < 1) return;
+  const int match = a[z * (ny - 1) + y - 1] == b[z * (nx - 1) + x - 1] ? 2 : -1;
+  const int diag = DL_REF(__global, int, h, dl_diag_flat(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1) * nx + x - 1), 0));
+  const int up = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x), 0));
+  const int left = DL_REF(__global, int, h, dl_diag_flat(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y) * nx + x - 1), 0));
+  DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x), 0)) = max(diag + match, max(up, left) - gap);
+}
+#else
+__kernel void nw_diagonal(__global int* h, __global const char* a, __global const char* b,
+                          int nx, int ny, int nz, int d, int len, int gap) {
+  const int k = get_global_id(0);
+  const int z = k / len, j = k - z * len;
+  const int y = max(1, d - (nx - 1)) + j, x = d - y;
+  if (z >= nz || y >= ny || x < 1) return;
+  const int match = a[z * (ny - 1) + y - 1] == b[z * (nx - 1) + x - 1] ? 2 : -1;
+  const int diag = h[(z * ny + y - 1) * nx + x - 1];
+  const int up = h[(z * ny + y - 1) * nx + x];
+  const int left = h[(z * ny + y) * nx + x - 1];
+  h[(z * ny + y) * nx + x] = max(diag + match, max(up, left) - gap);
+}
+#endif
