@@ -306,7 +306,10 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     return {};
   }
   for (const Need& nd : out)
-    if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n)
+    // Any conversion (another layout, n or record: a flat array read with another length)
+    // rewrites the buffer's bytes, which a pinned buffer must keep.
+    if (BufferState* b = rt.buffer(nd.mem);
+        b->layout != nd.to || b->n != nd.n || (b->layout != Layout::aos() && b->record != *nd.rec))
       if (std::string p = rt.pinned(nd.mem); !p.empty()) {
         why = fmt::format("argument {}: {}", nd.arg, p);
         return {};

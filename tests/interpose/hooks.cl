@@ -125,6 +125,23 @@ __kernel void weigh2(__global const particle* a, __global const particle* b, int
   out[i] = MASS(a, DL_ASTA_T, n, i) - MASS(b, DL_ASTA_T, n, i) * 0.5f;
 }
 
+// A flat array whose record length K is an argument (one program for every K; the
+// runtime makes the record of K floats at each launch): the sum of each record.
+//DL: AoS: const g:float[n][K] AOS2ASTA_flat_float
+__kernel void row_sums(__global const float* g, int n, int K, __global float* out) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  float s = 0.0f;
+  for (int j = 0; j < K; ++j)
+#ifdef DL_ASTA_T
+    s += *(__global const float*)((__global const char*)g +
+                                  dl_tiled(DL_ASTA_T, n, 4 * K, i, 4 * j, 4));
+#else
+    s += g[i * K + j];
+#endif
+  out[i] = s;
+}
+
 // One annotated buffer and one plain buffer argument of the same record type.
 //DL: AoS: p[n] AOS2ASTA_particle
 //DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36

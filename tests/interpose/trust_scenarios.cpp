@@ -377,6 +377,38 @@ void read_map_open(Ctx& c) {
   for (cl_mem x : {m, out}) cl.clReleaseMemObject(x);
 }
 
+/// A READ map opened beside the records a flat array is converted for, then a kernel
+/// reading the array with a longer record (K = 5 after K = 3): its records reach into the
+/// mapped bytes, so the conversion must wait for the unmap like any other.
+void read_map_record_change(Ctx& c) {
+  const int floats = 120;
+  std::vector<float> v(floats);
+  for (int i = 0; i < floats; ++i) v[i] = static_cast<float>(i % 13) - 4.0f;
+  cl_mem g = plain(c, floats * sizeof(float)), out = plain(c, 8 * sizeof(float));
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, g, CL_TRUE, 0, floats * sizeof(float), v.data(), 0,
+                                nullptr, nullptr));
+  cl_kernel k = kernel(c, "row_sums");
+  const int n = 3, three = 3, five = 5;
+  set_args(k, {{sizeof g, &g}, {sizeof n, &n}, {sizeof three, &three}, {sizeof out, &out}});
+  launch(c, k, n);
+  read_floats(c, out, n);
+  // Records 0-2 of 3 floats are bytes [0, 36): the map starts past them.
+  cl_int err = CL_SUCCESS;
+  auto* p = static_cast<unsigned char*>(
+      cl.clEnqueueMapBuffer(c.queue, g, CL_TRUE, CL_MAP_READ, 40, 400, 0, nullptr, nullptr, &err));
+  CHECK(err);
+  c.keep(p, 400);
+  CHECK(cl.clSetKernelArg(k, 2, sizeof five, &five));  // records 0-2 are bytes [0, 60)
+  launch(c, k, n);
+  CHECK(cl.clFinish(c.queue));
+  c.keep(p, 400);
+  CHECK(cl.clEnqueueUnmapMemObject(c.queue, g, p, 0, nullptr, nullptr));
+  read_floats(c, out, n);
+  read_floats(c, g, floats);
+  cl.clReleaseKernel(k);
+  for (cl_mem x : {g, out}) cl.clReleaseMemObject(x);
+}
+
 /// An image1d_buffer created over a converted buffer, read with clEnqueueReadImage.
 void image_over_buffer(Ctx& c) {
   cl_bool images = CL_FALSE;
@@ -471,6 +503,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["program_binaries"] = program_binaries;
   s["failed_rebuild"] = failed_rebuild;
   s["read_map_open"] = read_map_open;
+  s["read_map_record_change"] = read_map_record_change;
   s["image_over_buffer"] = image_over_buffer;
   s["churn"] = churn;
 }

@@ -81,6 +81,11 @@ TEST_P(Trust, OpenReadMapIsNotConverted) {
   expect_same("read_map_open", r);
 }
 
+TEST_P(Trust, OpenReadMapIsNotConvertedForAnotherRecordLength) {
+  Result r = run("read_map_record_change", GetParam());
+  expect_same("read_map_record_change", r);
+}
+
 TEST_P(Trust, ImageOverAConvertedBuffer) {
   Result r = run("image_over_buffer", GetParam());
   expect_same("image_over_buffer", r);
