@@ -208,6 +208,9 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
+/// A temporary of the job's n records, and the copy of the buffer into it (the first op
+/// of the conversions that write the buffer back from a copy).
+cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err);
 /// Diagonalization of `s` from `src` (base in units) to the job's buffer, or back: the
 /// tiled kernel where a tile of at least 4 x 4 elements fits local memory (and `tiled`),
 /// else the gather.

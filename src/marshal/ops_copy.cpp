@@ -80,11 +80,9 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
   return CL_SUCCESS;
 }
 
-cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
+cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err) {
   const std::size_t bytes = job.n * job.rec.size();
-  cl_mem tmp = nullptr;
-  cl_int e = job.alloc(bytes, &tmp);
-  if (e != CL_SUCCESS) {
+  if (cl_int e = job.alloc(bytes, tmp); e != CL_SUCCESS) {
     *err = "allocating a temporary of " + std::to_string(bytes) + " bytes failed (OpenCL error " +
            std::to_string(e) + ")";
     return e;
@@ -93,9 +91,15 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
   copy.kind = Op::Kind::Copy;
   copy.src = job.buffer;
   copy.src_off = job.offset;
-  copy.dst = tmp;
+  copy.dst = *tmp;
   copy.bytes = bytes;
   job.ops.push_back(copy);
+  return CL_SUCCESS;
+}
+
+cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
+  cl_mem tmp = nullptr;
+  if (cl_int e = add_copy_to_temporary(job, &tmp, err); e != CL_SUCCESS) return e;
   return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
 }
 

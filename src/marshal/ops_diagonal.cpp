@@ -83,20 +83,8 @@ cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err) {
   const bool to_diagonal = step.from.kind == LayoutKind::AoS;
   const Layout& d = to_diagonal ? step.to : step.from;
   const DiagonalPlanes p = diagonal_planes(job.rec, job.n, d);
-  const std::size_t bytes = job.n * job.rec.size();
   cl_mem tmp = nullptr;
-  if (cl_int e = job.alloc(bytes, &tmp); e != CL_SUCCESS) {
-    *err = "allocating a temporary of " + std::to_string(bytes) + " bytes failed (OpenCL error " +
-           std::to_string(e) + ")";
-    return e;
-  }
-  Op copy;
-  copy.kind = Op::Kind::Copy;
-  copy.src = job.buffer;
-  copy.src_off = job.offset;
-  copy.dst = tmp;
-  copy.bytes = bytes;
-  job.ops.push_back(copy);
+  if (cl_int e = add_copy_to_temporary(job, &tmp, err); e != CL_SUCCESS) return e;
   DiagonalShape s;
   s.ny = p.rows;
   s.nx = p.nx;
