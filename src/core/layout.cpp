@@ -408,18 +408,42 @@ DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l) 
   return p;
 }
 
+namespace {
+
+/// Where slot k of record i lies in layout `l`: the tiled map, or the diagonal map with
+/// its planes worked out once (convert() asks for every slot of every record).
+class SlotMap {
+ public:
+  SlotMap(const Record& r, std::size_t n, const Layout& l) : r_(r), n_(n), l_(l) {
+    if (l.tiled()) return;
+    p_ = diagonal_planes(r, n, l);
+    direction_ = l.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
+  }
+  std::size_t operator()(std::size_t i, std::size_t k) const {
+    const Slot& s = r_.slots()[k];
+    if (l_.tiled()) return tiled_offset(l_.width(n_), n_, r_.size(), i, s.offset, s.size);
+    const std::size_t plane = i / p_.rows;
+    DiagonalShape shape;
+    shape.ny = plane + 1 == p_.planes ? p_.last_rows : p_.rows;
+    shape.nx = p_.nx;
+    shape.elem = p_.elem;
+    shape.direction = direction_;
+    return plane * p_.rows * r_.size() + diagonal_position(shape, i - plane * p_.rows, k) * p_.elem;
+  }
+
+ private:
+  const Record& r_;
+  std::size_t n_;
+  Layout l_;
+  DiagonalPlanes p_;
+  Diagonal direction_ = Diagonal::Secondary;
+};
+
+}  // namespace
+
 std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,
                         std::size_t slot) {
-  const Slot& s = r.slots()[slot];
-  if (l.tiled()) return tiled_offset(l.width(n), n, r.size(), i, s.offset, s.size);
-  const DiagonalPlanes p = diagonal_planes(r, n, l);
-  const std::size_t plane = i / p.rows;
-  DiagonalShape shape;
-  shape.ny = plane + 1 == p.planes ? p.last_rows : p.rows;
-  shape.nx = p.nx;
-  shape.elem = p.elem;
-  shape.direction = l.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
-  return plane * p.rows * r.size() + diagonal_position(shape, i - plane * p.rows, slot) * p.elem;
+  return SlotMap(r, n, l)(i, slot);
 }
 
 void convert(const Record& r, std::size_t n, const Layout& from, const void* src, const Layout& to,
@@ -428,10 +452,10 @@ void convert(const Record& r, std::size_t n, const Layout& from, const void* src
   auto* out = static_cast<unsigned char*>(dst);
   const std::size_t wf = from.width(n), wt = to.width(n), R = r.size();
   if (!from.tiled() || !to.tiled()) {
+    const SlotMap at_from(r, n, from), at_to(r, n, to);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t k = 0; k < r.slots().size(); ++k)
-        std::memcpy(out + slot_offset(r, n, to, i, k), in + slot_offset(r, n, from, i, k),
-                    r.slots()[k].size);
+        std::memcpy(out + at_to(i, k), in + at_from(i, k), r.slots()[k].size);
     return;
   }
   for (std::size_t i = 0; i < n; ++i)
