@@ -125,7 +125,8 @@ class Record {
   /// OpenCL C declaration `typedef struct {...} name;` (explicit padding members).
   std::string to_cl() const;
 
-  bool operator==(const Record& o) const { return describe() == o.describe(); }
+  /// Equal when describe() is (compared field by field: it runs on every launch).
+  bool operator==(const Record& o) const;
   bool operator!=(const Record& o) const { return !(*this == o); }
 
  private:

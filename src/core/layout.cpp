@@ -248,6 +248,20 @@ bool Record::uniform_slots() const {
   return true;
 }
 
+bool Record::operator==(const Record& o) const {
+  if (size_ != o.size_ || align_ != o.align_ || fields_.size() != o.fields_.size() ||
+      name_ != o.name_)
+    return false;
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const Field& a = fields_[i];
+    const Field& b = o.fields_[i];
+    if (a.type != b.type || a.vector_width != b.vector_width || a.block != b.block ||
+        a.count != b.count || a.offset != b.offset || a.name != b.name)
+      return false;
+  }
+  return true;
+}
+
 std::string Record::describe() const {
   std::ostringstream o;
   o << name_ << ' ' << size_ << ' ' << align_;

@@ -63,6 +63,36 @@ TEST(Record, DescribeParsesBack) {
   EXPECT_THROW(Record::parse("x 4 4 float:a@2"), dl::LayoutError);
 }
 
+// Equality compares what describe() prints, field by field: records that differ in any
+// one of name, size, alignment, a field's type, width, count, block, name or offset are
+// unequal, and equal ones describe alike.
+TEST(Record, EqualityIsTheDescription) {
+  const std::vector<Record> rs = {
+      Record::make("p", {{"a", Scalar::Float}, {"b", Scalar::Int}}),
+      Record::make("q", {{"a", Scalar::Float}, {"b", Scalar::Int}}),
+      Record::make("p", {{"a", Scalar::Float}, {"b", Scalar::Int}}, false, 16),
+      Record::make("p", {{"a", Scalar::Float}, {"b", Scalar::UInt}}),
+      Record::make("p", {{"a", Scalar::Float}, {"c", Scalar::Int}}),
+      Record::make("p", {{"a", Scalar::Float, 2}, {"b", Scalar::Int}}),
+      Record::make("p", {{"a", Scalar::Float, 1, 2}, {"b", Scalar::Int}}),
+      Record::make("p", {{"a", Scalar::Char}, {"b", Scalar::Int}}, true),
+      Record::make("p", {{"a", Scalar::Char}, {"b", Scalar::Int}}),
+      Record::make("p", {{"a", Scalar::Float}}),
+      Record::uniform("p", Scalar::Float, 6),
+      Record::blocks("p", Scalar::Float, 2, 3),
+      Record::blocks("p", Scalar::Float, 3, 2),
+  };
+  for (const auto& a : rs)
+    for (const auto& b : rs) {
+      EXPECT_EQ(a == b, a.describe() == b.describe()) << a.describe() << " | " << b.describe();
+      EXPECT_EQ(a != b, !(a == b));
+    }
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    EXPECT_EQ(Record::parse(rs[i].describe()), rs[i]);
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(rs[i], rs[j]) << rs[i].describe();
+  }
+}
+
 // A record of rows (Record::blocks): each row of B scalars is one slot, so DA and ASTA
 // of such records are the array with two dimensions swapped and every row whole.
 TEST(Record, RowsAreSlots) {
