@@ -833,7 +833,7 @@ class Analyzer {
     if (b.flat) {
       // Record i = x / S, scalar c = x % S; g[S*e + c] with constant c < S names both.
       const Expr* e = nullptr;
-      const Expr* cv = nullptr;  // a scalar index that is not a constant: checked < S
+      std::vector<Term> cv;  // a scalar index that is not a constant: checked < S
       std::size_t c = 0;
       // The parameter moved by whole records only (LBM's `src += MARGIN`, MARGIN a
       // multiple of S): (g - base) / S records before the index, the same fast paths.
@@ -851,15 +851,15 @@ class Analyzer {
         return "(dl_off)(" + sp_.text(shift) + " - " + bd.base + ") / " + bd.s + " + " +
                index_text(rec, bd);
       };
-      if (e && cv && below_record_length(cv, lv, b)) {
+      if (e && cv.size() == 1 && below_record_length(cv[0].e, lv, b)) {
         // g[S*e + q] inside `for (q = 0; q < S; ++q)`: slot q of record e, no compare.
         Index rec;
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
         Index qi;
-        qi.terms.push_back({cv, false, false});
+        qi.terms = cv;
         Offset slot;
-        slot.v.push_back({cv, z});
+        slot.v.push_back({cv[0].e, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         if (b.diag) res_.needs.insert(cg_.diag());
         sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
@@ -869,17 +869,18 @@ class Analyzer {
           return ref(*bp, type,
                      slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp), o, zs));
         });
-      } else if (e && cv) {
-        // g[S*e + q], q not a constant (a loop over the record's scalars): slot q of
-        // record e when q < S, checked per access (a compare, where dl_flat divides).
+      } else if (e && !cv.empty()) {
+        // g[S*e + q] or g[(S*e + q) +- t], the column not a constant (a loop over the
+        // record's scalars, a stencil's neighbour): that slot of record e when the column
+        // is below S, checked per access (a compare, where dl_flat divides).
         Index rec;
         rec.terms.push_back({e, false, false});
         rec.cls.push_back(e);
         Index qi;
-        qi.terms.push_back({cv, false, false});
+        qi.terms = cv;
         // The slot varies with q: the access is loop-invariant only where q is too.
         Offset slot;
-        slot.v.push_back({cv, z});
+        for (const Term& t : cv) slot.v.push_back({t.e, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         res_.needs.insert(b.diag ? cg_.diag() : cg_.flat_at());
         sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
@@ -1165,14 +1166,16 @@ class Analyzer {
   }
 
   /// x == S*e + c or c + S*e or S*e (any operand order), c a constant in [0, S).
-  /// `x` as S*e + c: c a constant in [0, S), or (with `var`) any expression that does
-  /// not name e, returned in *var. S is the binding's constant, or the one parameter
-  /// that gives it at run time (`val[i * K + k]`; every c is then checked, in *var).
+  /// `x` as S*e + c: c a constant in [0, S), or (with `var`) the terms of a column
+  /// that is not a constant, returned in *var: S*e + q, and (S*e + q) + t or - t, the
+  /// column q + t or q - t (a stencil's `h[(z*ny + y)*nx + x - 1]`), any t free of side
+  /// effects. Every such column is checked below S at run time. S is the binding's
+  /// constant, or the one parameter that gives it at run time (`val[i * K + k]`).
   void match_flat(const Expr* x, const Binding& bd, const Expr*& e, std::size_t& c,
-                  const Expr** var = nullptr) {
+                  std::vector<Term>* var = nullptr) {
     e = nullptr;
     c = 0;
-    if (var) *var = nullptr;
+    if (var) var->clear();
     const unsigned s = bd.flat_count;
     if (!s && !bd.flat_param) return;
     x = x->IgnoreParenImpCasts();
@@ -1200,7 +1203,20 @@ class Analyzer {
       return;
     }
     const auto* b = dyn_cast<BinaryOperator>(x);
-    if (!b || b->getOpcode() != BO_Add) return;
+    if (!b || (b->getOpcode() != BO_Add && b->getOpcode() != BO_Sub)) return;
+    if (var && !b->getRHS()->HasSideEffects(ctx_)) {
+      // (S*e + q) +- t: one more term of the column.
+      const Expr* e2 = nullptr;
+      std::size_t c2 = 0;
+      match_flat(b->getLHS(), bd, e2, c2, var);
+      if (e2 && !var->empty()) {
+        e = e2;
+        var->push_back({b->getRHS(), b->getOpcode() == BO_Sub, false});
+        return;
+      }
+      var->clear();
+    }
+    if (b->getOpcode() != BO_Add) return;
     for (int k = 0; k < 2; ++k) {
       const Expr* a = k ? b->getRHS() : b->getLHS();
       const Expr* o = k ? b->getLHS() : b->getRHS();
@@ -1220,7 +1236,7 @@ class Analyzer {
       if ((s && a->getIntegerConstantExpr(ctx_)) || a->HasSideEffects(ctx_)) continue;
       if (const Expr* m = scaled(o); m && !m->HasSideEffects(ctx_)) {
         e = m;
-        *var = a;
+        var->push_back({a, false, false});
         return;
       }
     }

@@ -97,9 +97,9 @@ __kernel void nw_diagonal(__global int* h, __global const char* a, __global cons
   const int y = max(1, d - (nx - 1)) + j, x = d - y;
   if (z >= nz || y >= ny || x < 1) return;
   const int match = a[z * (ny - 1) + y - 1] == b[z * (nx - 1) + x - 1] ? 2 : -1;
-  const int diag = DL_REF(__global, int, h, dl_diag_flat(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1) * nx + x - 1), 0));
+  const int diag = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x) - (1), 0));
   const int up = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x), 0));
-  const int left = DL_REF(__global, int, h, dl_diag_flat(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y) * nx + x - 1), 0));
+  const int left = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x) - (1), 0));
   DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x), 0)) = max(diag + match, max(up, left) - gap);
 }
 #else

@@ -16,6 +16,20 @@ __kernel void wave(__global float *a, int nx, int ny, int nz, int d) {
   a[(z * ny + y) * nx + x] += 0.5f * (up + left);
 }
 
+// Neighbours across row ends: (r*nx + x) - 1 and (r*nx + x) + t reach the rows before
+// and after (the column is checked below the row length, else the flat index is used).
+//TEST: spill 60 args: buf buf int:6 int:5 int:2 int:7
+//DL: AoS: const a:float[nz][ny][nx] -> DIAG, b:float[nz][ny][nx] -> DIAG_MAIN
+__kernel void spill(__global const float *a, __global float *b, int nx, int ny, int nz, int t) {
+  const int i = get_global_id(0), n = nx * ny * nz;
+  const int r = i / nx, x = i - r * nx;
+  if (i >= n) return;
+  float s = a[r * nx + x];
+  if (i > 0) s += a[r * nx + x - 1];
+  if (i + t < n) s += 2.0f * a[r * nx + x + t];
+  b[r * nx + x] = s;
+}
+
 // Rows summed (a loop below the row length: slot x of row r without a division), into a
 // second diagonalized array along the main diagonal, taller than wide; buffers holding
 // more than n rows keep those AoS.

@@ -16,6 +16,20 @@ __kernel void relax(__global const float *src, __global float *dst) {
   dst[IDX(e, 4)] = rho - src[e * Q + 4];
 }
 
+// A neighbour's scalar across record ends: (Q*e + c) - 1 and + 1 leave record e at
+// c = 0 and c = Q - 1 (a compare, then the flat index).
+//TEST: across 1003 args: buf buf
+//DL: AoS: const src[global_size(0)][5], dst[global_size(0)][5]
+__kernel void across(__global const float *src, __global float *dst) {
+  const int e = get_global_id(0), n = get_global_size(0);
+  for (int c = 0; c < Q; ++c) {
+    float s = src[Q * e + c];
+    if (e > 0 || c > 0) s += src[Q * e + c - 1];
+    if (e + 1 < n || c + 1 < Q) s += 2.0f * src[(Q * e + c) + 1];
+    dst[Q * e + c] = s;
+  }
+}
+
 //TEST: shifted 1003 args: buf
 //DL: AoS: g[global_size(0)][5] -> ASTA
 __kernel void shifted(__global int *g) {
