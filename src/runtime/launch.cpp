@@ -440,9 +440,12 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   }
   std::string why;
   std::vector<Need> nds;
+  // A kernel the controller judged never to pay keeps AoS whatever it needs: its
+  // launches skip the work of evaluating the annotation (a launch-bound application
+  // pays it on every launch).
   if (may_fail)
     why = "the launch waits on an event that may fail (a user event)";
-  else
+  else if (!never_pays(rt, ks, l.queue))
     nds = needs(rt, ks, ll, why);
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A

@@ -258,6 +258,13 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   return d;
 }
 
+bool never_pays(Runtime& rt, const KernelState& ks, cl_command_queue q) {
+  if (rt.controls.DL_POLICY != "auto") return false;
+  const std::shared_ptr<KernelPolicy> kp = rt.policy_for(ks, rt.queue(q).device);
+  std::lock_guard<std::mutex> lock(rt.policy_mutex);
+  return kp->rule.verdict() == ConversionPolicy::Verdict::Never;
+}
+
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building) {
   Decision d;

@@ -31,6 +31,11 @@ struct Converting {
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<Converting>& converting);
 
+/// Whether DL_POLICY=auto has judged that converting never pays for this kernel on the
+/// queue's device: decide() then keeps AoS whatever the launch needs, so the launch need
+/// not work out its needs first. Called with the runtime's lock held.
+bool never_pays(Runtime& rt, const KernelState& ks, cl_command_queue q);
+
 /// At a launch of a kernel whose shadow is not built yet (deferred): build it now
 /// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Never while
 /// another launch or a background thread is `building` it. Measures the AoS launches
