@@ -159,6 +159,15 @@ class Analyzer {
     auto ps = ctx_.getParents(*s);
     return ps.empty() ? nullptr : ps[0].get<Decl>();
   }
+  /// The statement around `s`, through a declaration when `s` initializes a variable
+  /// (`float v = g[i];`: the DeclStmt).
+  const Stmt* enclosing(const Stmt* s) {
+    if (const Stmt* p = parent(s)) return p;
+    const Decl* d = parent_decl(s);
+    if (!d) return nullptr;
+    auto ps = ctx_.getParents(*d);
+    return ps.empty() ? nullptr : ps[0].get<Stmt>();
+  }
   /// Climbs from `cur` over parentheses (and, when `casts`, no-op and lvalue-to-rvalue
   /// implicit casts); `child` is the node directly below the returned parent.
   const Stmt* up(const Stmt* cur, const Stmt*& child, bool casts) {
@@ -432,7 +441,7 @@ class Analyzer {
     const VarDecl* v = Collector::var(q->IgnoreParenImpCasts());
     if (!v || address_taken(v)) return false;
     for (const Stmt* cur = at; cur && cur != fd_->getBody();) {
-      const Stmt* p = parent(cur);
+      const Stmt* p = enclosing(cur);
       const auto* f = dyn_cast_or_null<ForStmt>(p);
       if (f && f->getBody() == cur) {
         const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit());

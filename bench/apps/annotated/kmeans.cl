@@ -35,12 +35,6 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
-static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
-}
 #endif
 // K-means membership as an application writes it (shaped like Rodinia's kmeans, the first
 // case study of Dymaxion): npoints points of nfeatures floats, row-major
@@ -62,7 +56,7 @@ __kernel void kmeans_assign(__global const float* feature, __constant float* clu
   for (int c = 0; c < nclusters; ++c) {
     float d = 0.0f;
     for (int f = 0; f < nfeatures; ++f) {
-      const float x = DL_REF(__global, float, feature, dl_flat_at(dl_w_feature, dl_n_feature, dl_s_feature, 4, (p), (f))) - clusters[c * nfeatures + f];
+      const float x = DL_REF(__global, float, feature, dl_da(dl_n_feature, dl_s_feature * 4, (p), (dl_off)((f)) * 4, 4)) - clusters[c * nfeatures + f];
       d += x * x;
     }
     if (d < best_d) {

@@ -19,6 +19,14 @@ __kernel void bounded(__global const float *a, __global float *out, int n, int n
   for (int x = 0; x <= 3; ++x) out[4 * r + x] = s;          /* <=: compare */
   int c;
   for (c = 1; c < 4; c++) out[r * 4 + c] += 1.0f;           /* c = 1, c++: dl_tiled */
+  for (int x = 0; x < nx; ++x) {
+    const float v = a[r * nx + x];                          /* in a declaration: dl_tiled */
+    out[4 * r] += v;
+  }
+  for (int x = 0; x < m; ++x) {
+    const float v = a[r * nx + x];                          /* bound m: compare */
+    out[4 * r] += v;
+  }
 }
 
 //DL: AoS: const a:float[n][nx]

@@ -70,6 +70,14 @@ __kernel void bounded(__global const float *a, __global float *out, int n, int n
   for (int x = 0; x <= 3; ++x) DL_REF(__global, float, out, dl_flat_at(dl_w_out, dl_n_out, 4, 4, (r), (x))) = s;          /* <=: compare */
   int c;
   for (c = 1; c < 4; c++) DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), (dl_off)((c)) * 4, 4)) += 1.0f;           /* c = 1, c++: dl_tiled */
+  for (int x = 0; x < nx; ++x) {
+    const float v = DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4));                          /* in a declaration: dl_tiled */
+    DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), 0, 4)) += v;
+  }
+  for (int x = 0; x < m; ++x) {
+    const float v = DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));                          /* bound m: compare */
+    DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), 0, 4)) += v;
+  }
 }
 #else
 __kernel void bounded(__global const float *a, __global float *out, int n, int nx, int m,
@@ -87,6 +95,14 @@ __kernel void bounded(__global const float *a, __global float *out, int n, int n
   for (int x = 0; x <= 3; ++x) out[4 * r + x] = s;          /* <=: compare */
   int c;
   for (c = 1; c < 4; c++) out[r * 4 + c] += 1.0f;           /* c = 1, c++: dl_tiled */
+  for (int x = 0; x < nx; ++x) {
+    const float v = a[r * nx + x];                          /* in a declaration: dl_tiled */
+    out[4 * r] += v;
+  }
+  for (int x = 0; x < m; ++x) {
+    const float v = a[r * nx + x];                          /* bound m: compare */
+    out[4 * r] += v;
+  }
 }
 #endif
 
