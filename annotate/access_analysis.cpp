@@ -892,17 +892,16 @@ class Analyzer {
         for (const Term& t : cv) slot.v.push_back({t.e, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         res_.needs.insert(b.diag ? cg_.diag() : cg_.flat_at());
-        sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
+        // The flat index as the kernel computes it, for the division where the column is
+        // not below S (also where it wrapped at its own width: 64-bit offsets would not).
+        sp_replace(lv, [this, lv, bp, rec, qi, idx, z, type, record_text] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          const std::string args = bp->w + ", " + bp->n + ", " + bp->s + ", " + std::to_string(z) +
+                                   ", " + record_text(rec, *bp) + ", " + index_text(qi, *bp) +
+                                   ", " + index_text(idx, *bp);
           if (bp->diag)
-            return ref(*bp, type,
-                       "dl_diag_rc(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
-                           std::to_string(z) + ", " + record_text(rec, *bp) + ", " +
-                           index_text(qi, *bp) + ", " + (bp->diag == 2 ? "1" : "0") + ")");
-          return ref(*bp, type,
-                     "dl_flat_at(" + bp->w + ", " + bp->n + ", " + bp->s + ", " +
-                         std::to_string(z) + ", " + record_text(rec, *bp) + ", " +
-                         index_text(qi, *bp) + ")");
+            return ref(*bp, type, "dl_diag_rc(" + args + ", " + (bp->diag == 2 ? "1" : "0") + ")");
+          return ref(*bp, type, "dl_flat_at(" + args + ")");
         });
       } else if (e) {
         Index rec;
@@ -1214,7 +1213,7 @@ class Analyzer {
     const auto* b = dyn_cast<BinaryOperator>(x);
     if (!b || (b->getOpcode() != BO_Add && b->getOpcode() != BO_Sub)) return;
     if (var && !b->getRHS()->HasSideEffects(ctx_)) {
-      // (S*e + q) +- t: one more term of the column.
+      // (S*e + q) +- t: one more term of the column (below S or not: the access checks).
       const Expr* e2 = nullptr;
       std::size_t c2 = 0;
       match_flat(b->getLHS(), bd, e2, c2, var);

@@ -108,11 +108,12 @@ std::string Codegen::flat_at() {
   if (!find(name))
     items_.push_back(
         {name,
-         "/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else\n"
-         "   through dl_flat (a division). */\n"
+         "/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),\n"
+         "   else through dl_flat (a division) of x as the kernel computes it (a column\n"
+         "   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */\n"
          "static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,\n"
-         "                               dl_off c) {\n"
-         "  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);\n"
+         "                               dl_off c, dl_off x) {\n"
+         "  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);\n"
          "}\n",
          {}});
   return name;
@@ -160,11 +161,12 @@ std::string Codegen::diag() {
          "  const dl_off i = x / s;\n"
          "  return dl_diag_at(w, n, s * z, i, (x - i * s) * z, z, mirror);\n"
          "}\n"
-         "/* Scalar s*i + c: scalar c of row i when c < s (a compare), else as above. */\n"
+         "/* Scalar x = s*i + c: scalar c of row i when c < s (a compare), else as above,\n"
+         "   from x as the kernel computes it. */\n"
          "static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,\n"
-         "                               dl_off c, int mirror) {\n"
+         "                               dl_off c, dl_off x, int mirror) {\n"
          "  return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)\n"
-         "               : dl_diag_flat(w, n, s, z, i * s + c, mirror);\n"
+         "               : dl_diag_flat(w, n, s, z, x, mirror);\n"
          "}\n",
          {}});
   return name;

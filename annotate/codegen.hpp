@@ -26,8 +26,8 @@ class Codegen {
                        const std::string& as, bool natural);
   /// Name of the packed one-member wrapper of `type` (for misaligned accesses).
   std::string unaligned(const std::string& type);
-  /// dl_flat_at: element S*i + c of a flat array, by a compare where c < S (the slot c
-  /// of record i), by dl_flat's division otherwise.
+  /// dl_flat_at: element x = S*i + c of a flat array, by a compare where c < S (the slot
+  /// c of record i), by dl_flat's division of the kernel's own index x otherwise.
   std::string flat_at();
   /// dl_diag, dl_diag_main (dl_tiled's arguments) and dl_diag_flat (dl_flat's, and the
   /// direction): addresses in a flat array whose planes are diagonalized (Layout::diag).

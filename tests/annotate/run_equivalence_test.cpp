@@ -459,7 +459,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
                                            "defined/conditional.cl", "choice.cl", "counts.cl",
-                                           "swap.cl", "diagonal.cl"),
+                                           "swap.cl", "diagonal.cl", "offsets.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)

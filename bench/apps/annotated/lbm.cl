@@ -40,11 +40,12 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
+/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),
+   else through dl_flat (a division) of x as the kernel computes it (a column
+   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */
 static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+                               dl_off c, dl_off x) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);
 }
 #endif
 //DL: record flat_float_20 80 4 float*20:v@0
@@ -59,7 +60,7 @@ __kernel void lbm_step(__global const float* src, __global float* dst, uint nx, 
   if (c >= nx * ny * nz) return;
   const uint x = c % nx, y = c / nx % ny, z = c / (nx * ny);
   float in[LBM_Q], out[LBM_Q];
-  for (int q = 0; q < LBM_Q; ++q) in[q] = DL_REF(__global, float, src, dl_flat_at(dl_w_src, dl_n_src, 20, 4, (c), (q)));
+  for (int q = 0; q < LBM_Q; ++q) in[q] = DL_REF(__global, float, src, dl_flat_at(dl_w_src, dl_n_src, 20, 4, (c), (q), (c * 20 + q)));
   const float flag = DL_REF(__global, float, src, dl_tiled(dl_w_src, dl_n_src, 80, (c), 76, 4));
   lbm_collide(in, flag, out);
   for (int q = 0; q < LBM_Q; ++q) DL_REF(__global, float, dst, dl_flat(dl_w_dst, dl_n_dst, 20, 4, (lbm_neighbour(x, y, z, q, nx, ny, nz) * 20 + q))) = out[q];

@@ -71,11 +71,12 @@ static inline ulong dl_diag_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off 
   const dl_off i = x / s;
   return dl_diag_at(w, n, s * z, i, (x - i * s) * z, z, mirror);
 }
-/* Scalar s*i + c: scalar c of row i when c < s (a compare), else as above. */
+/* Scalar x = s*i + c: scalar c of row i when c < s (a compare), else as above,
+   from x as the kernel computes it. */
 static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c, int mirror) {
+                               dl_off c, dl_off x, int mirror) {
   return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)
-               : dl_diag_flat(w, n, s, z, i * s + c, mirror);
+               : dl_diag_flat(w, n, s, z, x, mirror);
 }
 #endif
 // Needleman-Wunsch alignment scores of nz pairs of sequences at once, as an application
@@ -97,10 +98,10 @@ __kernel void nw_diagonal(__global int* h, __global const char* a, __global cons
   const int y = max(1, d - (nx - 1)) + j, x = d - y;
   if (z >= nz || y >= ny || x < 1) return;
   const int match = a[z * (ny - 1) + y - 1] == b[z * (nx - 1) + x - 1] ? 2 : -1;
-  const int diag = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x) - (1), 0));
-  const int up = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x), 0));
-  const int left = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x) - (1), 0));
-  DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x), 0)) = max(diag + match, max(up, left) - gap);
+  const int diag = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x) - (1), ((z * ny + y - 1) * nx + x - 1), 0));
+  const int up = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x), ((z * ny + y - 1) * nx + x), 0));
+  const int left = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x) - (1), ((z * ny + y) * nx + x - 1), 0));
+  DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x), ((z * ny + y) * nx + x), 0)) = max(diag + match, max(up, left) - gap);
 }
 #else
 __kernel void nw_diagonal(__global int* h, __global const char* a, __global const char* b,

@@ -79,11 +79,12 @@ static inline ulong dl_diag_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off 
   const dl_off i = x / s;
   return dl_diag_at(w, n, s * z, i, (x - i * s) * z, z, mirror);
 }
-/* Scalar s*i + c: scalar c of row i when c < s (a compare), else as above. */
+/* Scalar x = s*i + c: scalar c of row i when c < s (a compare), else as above,
+   from x as the kernel computes it. */
 static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c, int mirror) {
+                               dl_off c, dl_off x, int mirror) {
   return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)
-               : dl_diag_flat(w, n, s, z, i * s + c, mirror);
+               : dl_diag_flat(w, n, s, z, x, mirror);
 }
 #endif
 //DL: record flat_int_6 24 4 int*6:v@0
@@ -97,8 +98,8 @@ __kernel void k(__global float *a, __global const int *m, int nx, int ny, int nz
   const dl_off dl_w_m = (dl_off)8;
   const int r = get_global_id(0);
   if (r >= ny * nz) return;
-  for (int x = 0; x < nx; ++x) DL_REF(__global, float, a, dl_diag(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4)) += (float)DL_REF(__global, int, m, dl_diag_rc(dl_w_m, dl_n_m, 6, 4, ((r % NY)), (x % NX), 1));
-  if (r + 1 < ny * nz) DL_REF(__global, float, a, dl_diag_rc(dl_w_a, dl_n_a, dl_s_a, 4, (r), (nx), 0)) *= 2.0f;
+  for (int x = 0; x < nx; ++x) DL_REF(__global, float, a, dl_diag(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4)) += (float)DL_REF(__global, int, m, dl_diag_rc(dl_w_m, dl_n_m, 6, 4, ((r % NY)), (x % NX), ((r % NY) * NX + x % NX), 1));
+  if (r + 1 < ny * nz) DL_REF(__global, float, a, dl_diag_rc(dl_w_a, dl_n_a, dl_s_a, 4, (r), (nx), (r * nx + nx), 0)) *= 2.0f;
 }
 #else
 __kernel void k(__global float *a, __global const int *m, int nx, int ny, int nz) {

@@ -70,11 +70,12 @@ __kernel void ell(__global const float *val, __global const int *col, __global c
 #endif
 
 #ifdef DL_ASTA_T
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
+/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),
+   else through dl_flat (a division) of x as the kernel computes it (a column
+   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */
 static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+                               dl_off c, dl_off x) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);
 }
 #endif
 // The whole buffer: n = its size over K floats at each launch.
@@ -85,7 +86,7 @@ __kernel void whole(__global float *g, int K, ulong dl_whole_g) {
   const dl_off dl_s_g = (dl_off)((long)(K));
   const dl_off dl_w_g = (dl_off)(DL_ASTA_T);
   const int i = get_global_id(0);
-  DL_REF(__global, float, g, dl_flat_at(dl_w_g, dl_n_g, dl_s_g, 4, (i), (1))) = DL_REF(__global, float, g, dl_flat(dl_w_g, dl_n_g, dl_s_g, 4, ((i + 1) * K - 1)));
+  DL_REF(__global, float, g, dl_flat_at(dl_w_g, dl_n_g, dl_s_g, 4, (i), (1), (i * K + 1))) = DL_REF(__global, float, g, dl_flat(dl_w_g, dl_n_g, dl_s_g, 4, ((i + 1) * K - 1)));
 }
 #else
 __kernel void whole(__global float *g, int K) {

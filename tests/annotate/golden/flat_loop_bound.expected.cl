@@ -40,11 +40,12 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
+/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),
+   else through dl_flat (a division) of x as the kernel computes it (a column
+   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */
 static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+                               dl_off c, dl_off x) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);
 }
 #endif
 //DL: record flat_float_4 16 4 float*4:v@0
@@ -61,13 +62,13 @@ __kernel void bounded(__global const float *a, __global float *out, int n, int n
   if (r >= n) return;
   float s = 0.0f;
   for (int x = 0; x < nx; ++x) s += DL_REF(__global, float, a, dl_tiled(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4));          /* dl_tiled */
-  for (int x = 0; x < m; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));           /* bound m: compare */
+  for (int x = 0; x < m; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x), (r * nx + x)));           /* bound m: compare */
   for (int x = 0; x < nx; ++x) {
-    s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));                                     /* x changes: compare */
+    s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x), (r * nx + x)));                                     /* x changes: compare */
     x += 1;
   }
-  for (int x = lo; x < nx; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));         /* start lo: compare */
-  for (int x = 0; x <= 3; ++x) DL_REF(__global, float, out, dl_flat_at(dl_w_out, dl_n_out, 4, 4, (r), (x))) = s;          /* <=: compare */
+  for (int x = lo; x < nx; ++x) s += DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x), (r * nx + x)));         /* start lo: compare */
+  for (int x = 0; x <= 3; ++x) DL_REF(__global, float, out, dl_flat_at(dl_w_out, dl_n_out, 4, 4, (r), (x), (4 * r + x))) = s;          /* <=: compare */
   int c;
   for (c = 1; c < 4; c++) DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), (dl_off)((c)) * 4, 4)) += 1.0f;           /* c = 1, c++: dl_tiled */
   for (int x = 0; x < nx; ++x) {
@@ -75,7 +76,7 @@ __kernel void bounded(__global const float *a, __global float *out, int n, int n
     DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), 0, 4)) += v;
   }
   for (int x = 0; x < m; ++x) {
-    const float v = DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x)));                          /* bound m: compare */
+    const float v = DL_REF(__global, float, a, dl_flat_at(dl_w_a, dl_n_a, dl_s_a, 4, (r), (x), (r * nx + x)));                          /* bound m: compare */
     DL_REF(__global, float, out, dl_tiled(dl_w_out, dl_n_out, 16, (r), 0, 4)) += v;
   }
 }

@@ -41,11 +41,12 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element s*i + c of a flat array: slot c of record i when c < s (a compare), else
-   through dl_flat (a division). */
+/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),
+   else through dl_flat (a division) of x as the kernel computes it (a column
+   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */
 static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, i * s + c);
+                               dl_off c, dl_off x) {
+  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);
 }
 #endif
 //DL: record flat_float_20 80 4 float*20:v@0
@@ -62,7 +63,7 @@ __kernel void by_records(__global const float *src, __global float *dst, int n) 
   dst = dst + Q;
   const int c = get_global_id(0);
   float s = 0.0f;
-  for (int q = 0; q < 19; ++q) s += DL_REF(__global, float, dl_b_src, dl_flat_at(dl_w_src, dl_n_src, 20, 4, (dl_off)(src - dl_b_src) / 20 + (c), (q)));
+  for (int q = 0; q < 19; ++q) s += DL_REF(__global, float, dl_b_src, dl_flat_at(dl_w_src, dl_n_src, 20, 4, (dl_off)(src - dl_b_src) / 20 + (c), (q), (src - dl_b_src) + (c * Q + q)));
   DL_REF(__global, float, dl_b_dst, dl_tiled(dl_w_dst, dl_n_dst, 80, (dl_off)(dst - dl_b_dst) / 20 + (c), 76, 4)) = s + DL_REF(__global, float, dl_b_src, dl_tiled(dl_w_src, dl_n_src, 80, (dl_off)(src - dl_b_src) / 20 + (c), 76, 4));
 }
 #else

@@ -1,0 +1,33 @@
+// Run-equivalence under both offset widths (DL_OFFSET64: the runtime's 64-bit build,
+// docs/annotation.md): neighbours across row ends through unsigned indices, which wrap
+// at 2^32 in the original kernel where 64-bit offsets do not.
+//BUILD:
+//BUILD: -DDL_OFFSET64
+
+// Rows of nx floats, unsigned column arithmetic: x - 1 wraps at x = 0 (the row before's
+// last element), x + 1 reaches the next row's first.
+//TEST: urow 1003 args: buf buf uint:7
+//DL: AoS: const a:float[global_size(0)][nx], b:float[global_size(0)][nx]
+__kernel void urow(__global const float *a, __global float *b, uint nx) {
+  const uint r = get_global_id(0), n = get_global_size(0);
+  for (uint x = 0; x < nx; ++x) {
+    float s = a[r * nx + x];
+    if (r > 0 || x > 0) s += a[r * nx + x - 1] + 3.0f * a[r * nx + (x - 1)];
+    if (r + 1 < n || x + 1 < nx) s += 2.0f * a[r * nx + x + 1];
+    b[r * nx + x] = s;
+  }
+}
+
+// The same with signed indices, diagonalized planes of 3 rows.
+//TEST: srow 24 args: buf buf int:5 int:3 int:8
+//DL: AoS: const a:float[nz][ny][nx] -> DIAG, b:float[nz][ny][nx] -> DIAG_MAIN
+__kernel void srow(__global const float *a, __global float *b, int nx, int ny, int nz) {
+  const int r = get_global_id(0);
+  if (r >= ny * nz) return;
+  for (int x = 0; x < nx; ++x) {
+    float s = a[r * nx + x];
+    if (r > 0 || x > 0) s += a[r * nx + x - 1];
+    if (r + 1 < ny * nz || x + 1 < nx) s += 2.0f * a[r * nx + x + 1];
+    b[r * nx + x] = s;
+  }
+}
