@@ -926,15 +926,17 @@ class Analyzer {
         const std::string fn = inside ? (bp->da ? cg_.rows_in_da() : cg_.rows_in())
                                       : (bp->da ? cg_.rows_da() : cg_.rows_at());
         res_.needs.insert(fn);
-        sp_replace(lv, [this, lv, bp, r, z, type, inside, fn] {
+        // Where the compares may fail, the flat index as the kernel computes it (as for
+        // dl_flat_at: a row or scalar that wrapped at its own width).
+        sp_replace(lv, [this, lv, bp, r, idx, z, type, inside, fn] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           std::string args = (bp->da ? bp->n : bp->w + ", " + bp->n) + ", " + bp->s + ", " + bp->c +
                              ", " + std::to_string(z) + ", ";
           if (!inside)
             args += sum_text({{r->s2, false}}) + ", " + sum_text({{r->c2, false}}) + ", ";
-          return ref(*bp, type,
-                     fn + "(" + args + sum_text(r->e) + ", " + sum_text(r->j) + ", " +
-                         sum_text(r->x) + ")");
+          args += sum_text(r->e) + ", " + sum_text(r->j) + ", " + sum_text(r->x);
+          if (!inside) args += ", " + index_text(idx, *bp);
+          return ref(*bp, type, fn + "(" + args + ")");
         });
       } else {
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);

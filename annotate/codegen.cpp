@@ -222,13 +222,15 @@ std::string Codegen::rows_at() {
   if (!find(name))
     items_.push_back(
         {name,
-         "/* Element (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2 are\n"
-         "   the record's and j, x lie inside their row (compares), record e, row j, scalar x;\n"
-         "   otherwise through dl_flat_rows. */\n"
+         "/* Element f = (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2\n"
+         "   are the record's and j, x lie inside their row (compares), record e, row j, scalar\n"
+         "   x; otherwise through dl_flat_rows of f as the kernel computes it (a row or scalar\n"
+         "   that wrapped at its own width, y - 1 of a uint y = 0, is not inside). */\n"
          "static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,\n"
-         "                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
+         "                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x,\n"
+         "                               dl_off f) {\n"
          "  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in(w, n, s, c, z, e, j, x);\n"
-         "  return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);\n"
+         "  return dl_flat_rows(w, n, s, c, z, f);\n"
          "}\n",
          {flat_rows(), rows_in()}});
   return name;
@@ -241,9 +243,9 @@ std::string Codegen::rows_da() {
         {name,
          "/* dl_rows_at for one tile of all n records (DA): no division by the tile width. */\n"
          "static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,\n"
-         "                               dl_off c2, dl_off e, dl_off j, dl_off x) {\n"
+         "                               dl_off c2, dl_off e, dl_off j, dl_off x, dl_off f) {\n"
          "  if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in_da(n, s, c, z, e, j, x);\n"
-         "  return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);\n"
+         "  return dl_flat_rows(n, n, s, c, z, f);\n"
          "}\n",
          {flat_rows(), rows_in_da()}});
   return name;

@@ -58,9 +58,9 @@ static inline ulong dl_rows_in_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off
 }
 /* dl_rows_at for one tile of all n records (DA): no division by the tile width. */
 static inline ulong dl_rows_da(dl_off n, dl_off s, dl_off c, dl_off z, dl_off s2,
-                               dl_off c2, dl_off e, dl_off j, dl_off x) {
+                               dl_off c2, dl_off e, dl_off j, dl_off x, dl_off f) {
   if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in_da(n, s, c, z, e, j, x);
-  return dl_flat_rows(n, n, s, c, z, (e * s2 + j) * c2 + x);
+  return dl_flat_rows(n, n, s, c, z, f);
 }
 /* Record e, row j, scalar x of a swap of rows, records of s rows of c scalars of z
    bytes, tiles of w records, where j < s and x < c are known. */
@@ -68,13 +68,15 @@ static inline ulong dl_rows_in(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
                                dl_off e, dl_off j, dl_off x) {
   return dl_tiled(w, n, s * c * z, e, j * c * z, c * z) + (ulong)x * z;
 }
-/* Element (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2 are
-   the record's and j, x lie inside their row (compares), record e, row j, scalar x;
-   otherwise through dl_flat_rows. */
+/* Element f = (e*s2 + j)*c2 + x of a swap of rows: where the kernel's own s2 and c2
+   are the record's and j, x lie inside their row (compares), record e, row j, scalar
+   x; otherwise through dl_flat_rows of f as the kernel computes it (a row or scalar
+   that wrapped at its own width, y - 1 of a uint y = 0, is not inside). */
 static inline ulong dl_rows_at(dl_off w, dl_off n, dl_off s, dl_off c, dl_off z,
-                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x) {
+                               dl_off s2, dl_off c2, dl_off e, dl_off j, dl_off x,
+                               dl_off f) {
   if (s2 == s && c2 == c && j < s && x < c) return dl_rows_in(w, n, s, c, z, e, j, x);
-  return dl_flat_rows(w, n, s, c, z, (e * s2 + j) * c2 + x);
+  return dl_flat_rows(w, n, s, c, z, f);
 }
 #endif
 //DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx] AOS2ASTA_flat_float, b:int[nw][nz][ny][nx * 2] -> [nw][ny][nz][nx * 2] AOS2ASTA_flat_int, c:float[nz][ny][nx] -> [nz][nx][ny] AOS2ASTA_flat_float
@@ -96,8 +98,8 @@ __kernel void k(__global const float *a, __global int *b, __global float *c, int
   if (i >= nx * ny * nz) return;
   DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) = DL_REF(__global, float, a, dl_flat_rows(dl_w_a, dl_n_a, dl_s_a, dl_c_a, 4, (i))) + (float)DL_REF(__global, int, b, dl_flat_rows(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (i * 2 + 1)));
   const int x = i % nx, y = i / nx % ny, z = i / (nx * ny), row = nx * 2;
-  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) += DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x))) + DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x) + (1)));
-  DL_REF(__global, int, b, dl_rows_at(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (ny), (row), ((nw - 1) * nz) + (z), (y), (x))) = (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), ((z + 1) % nz), (y), (x)));
+  DL_REF(__global, float, c, dl_flat(dl_w_c, dl_n_c, dl_s_c, 4, (i))) += DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x), ((z * ny + y) * nx + x))) + DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x) + (1), (z * ny * nx + y * nx + x + 1)));
+  DL_REF(__global, int, b, dl_rows_at(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (ny), (row), ((nw - 1) * nz) + (z), (y), (x), (((nw - 1) * nz + z) * ny * row + y * row + x))) = (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), ((z + 1) % nz), (y), (x), (((z + 1) % nz * ny + y) * nx + x)));
 }
 #else
 __kernel void k(__global const float *a, __global int *b, __global float *c, int nx, int ny,
@@ -129,10 +131,10 @@ __kernel void inside(__global const float *a, __global int *b, int nx, int ny, i
   for (int y = 0; y < ny; ++y) {
     DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), (y), (x2))) += (int)DL_REF(__global, float, a, dl_rows_in_da(dl_n_a, dl_s_a, dl_c_a, 4, (z), (y), (x)));
     /* Compares for a: its row index is a sum (y + 1). */
-    if (y + 1 < ny) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), (y), (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y) + (1), (x2)));
+    if (y + 1 < ny) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), (y), (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y) + (1), (x2), ((z * ny + y + 1) * nx + x2)));
   }
   /* Compares for a: its row counter runs to nx, not ny. */
-  for (int y = 0; y < nx; ++y) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), 0, (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x)));
+  for (int y = 0; y < nx; ++y) DL_REF(__global, int, b, dl_rows_in(dl_w_b, dl_n_b, dl_s_b, dl_c_b, 4, (w * nz) + (z), 0, (x))) += (int)DL_REF(__global, float, a, dl_rows_da(dl_n_a, dl_s_a, dl_c_a, 4, (ny), (nx), (z), (y), (x), ((z * ny + y) * nx + x)));
 }
 #else
 __kernel void inside(__global const float *a, __global int *b, int nx, int ny, int nz, int nw) {

@@ -31,3 +31,18 @@ __kernel void srow(__global const float *a, __global float *b, int nx, int ny, i
     b[r * nx + x] = s;
   }
 }
+
+// A swap of rows (records of ny rows of nx floats) addressed (z*ny + y)*nx + x in unsigned
+// arithmetic: y - 1 at y = 0 is the previous plane's last row, x - 1 at x = 0 the previous
+// row's last scalar.
+//TEST: urows 105 args: buf buf uint:7 uint:3 uint:5
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx], b:float[nz][ny][nx] -> [ny][nz][nx]
+__kernel void urows(__global const float *a, __global float *b, uint nx, uint ny, uint nz) {
+  const uint i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  const uint x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+  float s = a[(z * ny + y) * nx + x];
+  if (z > 0 || y > 0) s += 2.0f * a[(z * ny + y - 1) * nx + x];
+  if (i > 0) s += 3.0f * a[(z * ny + y) * nx + x - 1];
+  b[(z * ny + y) * nx + x] = s;
+}
