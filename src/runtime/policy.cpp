@@ -211,7 +211,7 @@ void Runtime::epoch_end(cl_mem m) {
 constexpr double kNothingToConvertNs = 1;
 
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
-                const std::vector<Converting>& converting) {
+                const std::vector<Converting>& converting, std::shared_ptr<KernelPolicy> kp) {
   Decision d;
   const std::string& mode = rt.controls.DL_POLICY;
   if (mode == "never") {
@@ -222,10 +222,9 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = true;
     return d;
   }
-  const cl_device_id dev = rt.queue(q).device;
-  d.kp = rt.policy_for(ks, dev);
+  d.kp = kp ? std::move(kp) : rt.policy_for(ks, rt.queue(q).device);
   d.kp->launches++;
-  auto profile = rt.profile(dev);
+  auto profile = rt.profile(d.kp->device);
   double round_trip = 0;
   for (const Converting& c : converting)
     if (profile && profile->valid)
@@ -258,9 +257,14 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   return d;
 }
 
-bool never_pays(Runtime& rt, const KernelState& ks, cl_command_queue q) {
-  if (rt.controls.DL_POLICY != "auto") return false;
-  const std::shared_ptr<KernelPolicy> kp = rt.policy_for(ks, rt.queue(q).device);
+std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks,
+                                          cl_command_queue q) {
+  if (rt.controls.DL_POLICY != "auto") return nullptr;
+  return rt.policy_for(ks, rt.queue(q).device);
+}
+
+bool never_pays(Runtime& rt, const std::shared_ptr<KernelPolicy>& kp) {
+  if (!kp) return false;
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   return kp->rule.verdict() == ConversionPolicy::Verdict::Never;
 }

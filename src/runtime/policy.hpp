@@ -26,15 +26,22 @@ struct Converting {
   bool free_there = false;
 };
 
-/// At a launch of a kernel with a shadow: convert the buffers `converting` and run
-/// transformed, or keep AoS? Called with the runtime's lock held.
-Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
-                const std::vector<Converting>& converting);
+/// Under DL_POLICY=auto, the controller's rule of this kernel on the queue's device
+/// (looked up once per launch, for never_pays() and decide()); otherwise null. Called with
+/// the runtime's lock held.
+std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks,
+                                          cl_command_queue q);
 
-/// Whether DL_POLICY=auto has judged that converting never pays for this kernel on the
-/// queue's device: decide() then keeps AoS whatever the launch needs, so the launch need
-/// not work out its needs first. Called with the runtime's lock held.
-bool never_pays(Runtime& rt, const KernelState& ks, cl_command_queue q);
+/// Whether the rule `kp` (auto_policy()) has judged that converting never pays: decide()
+/// then keeps AoS whatever the launch needs, so the launch need not work out its needs
+/// first.
+bool never_pays(Runtime& rt, const std::shared_ptr<KernelPolicy>& kp);
+
+/// At a launch of a kernel with a shadow: convert the buffers `converting` and run
+/// transformed, or keep AoS? `kp` is auto_policy()'s rule. Called with the runtime's lock
+/// held.
+Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
+                const std::vector<Converting>& converting, std::shared_ptr<KernelPolicy> kp);
 
 /// At a launch of a kernel whose shadow is not built yet (deferred): build it now
 /// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Never while
