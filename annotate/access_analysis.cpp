@@ -860,6 +860,21 @@ class Analyzer {
         return "(dl_off)(" + sp_.text(shift) + " - " + bd.base + ") / " + bd.s + " + " +
                index_text(rec, bd);
       };
+      // A diagonalized array of planes indexed (p*W + y)*S + c, W and S the annotation's
+      // rows per plane and row length: plane, row and column by compares (dl_diag_pyc),
+      // where the paths below divide the row by W. The accesses' statistics as below.
+      std::optional<RowsIndex> planes;
+      if (b.diag && !b.s_dim.empty() && !shift && idx.terms.size() == 1 && !idx.terms[0].ptr &&
+          !idx.terms[0].neg)
+        planes = match_rows(idx.terms[0].e, b);
+      auto diag_planes = [this, planes, idx, z](const Binding& bd) {
+        const RowsIndex& r = *planes;
+        return "dl_diag_pyc(" + bd.w + ", " + bd.n + ", " + bd.s + ", " + std::to_string(z) + ", " +
+               sum_text({{r.s2, false}}) + ", " + sum_text({{r.c2, false}}) + ", " + sum_text(r.e) +
+               ", " + sum_text(r.j) + ", " + sum_text(r.x) + ", " + index_text(idx, bd) + ", " +
+               (bd.diag == 2 ? "1" : "0") + ")";
+      };
+      if (planes) res_.needs.insert(cg_.diag_pyc());
       if (e && cv.size() == 1 && below_record_length(cv[0].e, lv, b)) {
         // g[S*e + q] inside `for (q = 0; q < S; ++q)`: slot q of record e, no compare.
         Index rec;
@@ -871,8 +886,9 @@ class Analyzer {
         slot.v.push_back({cv[0].e, z});
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS, &slot), write, false, rmw);
         if (b.diag) res_.needs.insert(cg_.diag());
-        sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text] {
+        sp_replace(lv, [this, lv, bp, rec, qi, z, type, record_text, planes, diag_planes] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          if (planes) return ref(*bp, type, diag_planes(*bp));
           const std::string zs = std::to_string(z);
           const std::string o = "(dl_off)(" + index_text(qi, *bp) + ") * " + zs;
           return ref(*bp, type,
@@ -894,8 +910,9 @@ class Analyzer {
         res_.needs.insert(b.diag ? cg_.diag() : cg_.flat_at());
         // The flat index as the kernel computes it, for the division where the column is
         // not below S (also where it wrapped at its own width: 64-bit offsets would not).
-        sp_replace(lv, [this, lv, bp, rec, qi, idx, z, type, record_text] {
+        sp_replace(lv, [this, lv, bp, rec, qi, idx, z, type, record_text, planes, diag_planes] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          if (planes) return ref(*bp, type, diag_planes(*bp));
           const std::string args = bp->w + ", " + bp->n + ", " + bp->s + ", " + std::to_string(z) +
                                    ", " + record_text(rec, *bp) + ", " + index_text(qi, *bp) +
                                    ", " + index_text(idx, *bp);
@@ -909,8 +926,9 @@ class Analyzer {
         rec.cls.push_back(e);
         stat(b, lv, classify(lv, rec, Pattern::StridedAoS), write, false, rmw);
         if (b.diag) res_.needs.insert(cg_.diag());
-        sp_replace(lv, [this, lv, bp, rec, c, z, type, record_text] {
+        sp_replace(lv, [this, lv, bp, rec, c, z, type, record_text, planes, diag_planes] {
           if (bp->keep_aos) return sp_.inner_text(lv);
+          if (planes) return ref(*bp, type, diag_planes(*bp));
           return ref(*bp, type,
                      slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp),
                              std::to_string(c * z), std::to_string(z)));

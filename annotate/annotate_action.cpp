@@ -388,6 +388,12 @@ class Consumer : public ASTConsumer {
                                                      : "AOS2ASTA_") +
                     (bd.flat && !bd.flat_count ? "flat_" + c.record : bd.rec.name());
       bd.diag = target.kind == LayoutKind::Diag ? 1 : target.kind == LayoutKind::DiagMain ? 2 : 0;
+      if (bd.diag && dims.size() >= 3) {
+        // Planes of rows: which factors of an index to read as the rows per plane and the
+        // row length (dl_diag_pyc).
+        bd.s_dim = without_spaces(dims[dims.size() - 2].text());
+        bd.c_dim = without_spaces(dims.back().text());
+      }
       bd.base = b.name;
       bd.n = "dl_n_" + b.name;
       bd.w = "dl_w_" + b.name;

@@ -128,13 +128,20 @@ std::string Codegen::diag() {
          "   (DIAG: diagonal d = x + y; DIAG_MAIN: d = s - 1 - x + y; each diagonal in\n"
          "   increasing y): the byte offset of the scalar at byte o of row i. Rows i >= n\n"
          "   keep their AoS address; n is a whole number of planes. */\n"
+         "static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,\n"
+         "                               dl_off z, int mirror);\n"
          "static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,\n"
          "                               dl_off z, int mirror) {\n"
          "  if (i >= n) return (ulong)i * r + o;\n"
-         "  /* In dl_off: a plane's positions fit it (a buffer of 4 GiB or more builds\n"
-         "     with DL_OFFSET64), and so does every term below. */\n"
-         "  const dl_off p = i / w, y = i - p * w, s = r / z;\n"
-         "  const dl_off x = mirror ? s - 1 - o / z : o / z;\n"
+         "  const dl_off p = i / w;\n"
+         "  return dl_diag_in(w, r / z, p, i - p * w, o / z, z, mirror);\n"
+         "}\n"
+         "/* Scalar c of row y of plane p (y < w, c < s). In dl_off: a plane's positions fit\n"
+         "   it (a buffer of 4 GiB or more builds with DL_OFFSET64), and so does every term\n"
+         "   below. */\n"
+         "static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,\n"
+         "                               dl_off z, int mirror) {\n"
+         "  const dl_off x = mirror ? s - 1 - c : c;\n"
          "  const dl_off d = x + y, a = min(s, w), b = max(s, w);\n"
          "  dl_off start;\n"
          "  if (d < a) {\n"
@@ -169,6 +176,27 @@ std::string Codegen::diag() {
          "               : dl_diag_flat(w, n, s, z, x, mirror);\n"
          "}\n",
          {}});
+  return name;
+}
+
+std::string Codegen::diag_pyc() {
+  const std::string name = "dl_diag_pyc";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Scalar f = (p*w2 + y)*s2 + c of a diagonalized flat array: where the kernel's own\n"
+         "   w2 and s2 are the layout's rows per plane and scalars per row, and p, y and c lie\n"
+         "   inside the planes, the plane and the row (compares; n / w is uniform), scalar c of\n"
+         "   row y of plane p with no division; otherwise as dl_diag_flat of f as the kernel\n"
+         "   computes it (a row or column that wrapped at its own width is not inside). */\n"
+         "static inline ulong dl_diag_pyc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off w2,\n"
+         "                                dl_off s2, dl_off p, dl_off y, dl_off c, dl_off f,\n"
+         "                                int mirror) {\n"
+         "  if (w2 == w && s2 == s && y < w && c < s && p < n / w)\n"
+         "    return dl_diag_in(w, s, p, y, c, z, mirror);\n"
+         "  return dl_diag_flat(w, n, s, z, f, mirror);\n"
+         "}\n",
+         {diag()}});
   return name;
 }
 

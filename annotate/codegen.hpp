@@ -32,6 +32,9 @@ class Codegen {
   /// dl_diag, dl_diag_main (dl_tiled's arguments) and dl_diag_flat (dl_flat's, and the
   /// direction): addresses in a flat array whose planes are diagonalized (Layout::diag).
   std::string diag();
+  /// dl_diag_pyc: scalar (p*w + y)*s + c of a diagonalized flat array by plane, row and
+  /// column (compares, no division), dl_diag_flat where they fail.
+  std::string diag_pyc();
   /// dl_flat_rows: element x of a flat array whose records are s rows of c scalars, a row
   /// one slot (a swap of two dimensions above the fastest): two divisions.
   std::string flat_rows();

@@ -39,13 +39,20 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
    (DIAG: diagonal d = x + y; DIAG_MAIN: d = s - 1 - x + y; each diagonal in
    increasing y): the byte offset of the scalar at byte o of row i. Rows i >= n
    keep their AoS address; n is a whole number of planes. */
+static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,
+                               dl_off z, int mirror);
 static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
                                dl_off z, int mirror) {
   if (i >= n) return (ulong)i * r + o;
-  /* In dl_off: a plane's positions fit it (a buffer of 4 GiB or more builds
-     with DL_OFFSET64), and so does every term below. */
-  const dl_off p = i / w, y = i - p * w, s = r / z;
-  const dl_off x = mirror ? s - 1 - o / z : o / z;
+  const dl_off p = i / w;
+  return dl_diag_in(w, r / z, p, i - p * w, o / z, z, mirror);
+}
+/* Scalar c of row y of plane p (y < w, c < s). In dl_off: a plane's positions fit
+   it (a buffer of 4 GiB or more builds with DL_OFFSET64), and so does every term
+   below. */
+static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,
+                               dl_off z, int mirror) {
+  const dl_off x = mirror ? s - 1 - c : c;
   const dl_off d = x + y, a = min(s, w), b = max(s, w);
   dl_off start;
   if (d < a) {
@@ -78,6 +85,18 @@ static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
   return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)
                : dl_diag_flat(w, n, s, z, x, mirror);
 }
+/* Scalar f = (p*w2 + y)*s2 + c of a diagonalized flat array: where the kernel's own
+   w2 and s2 are the layout's rows per plane and scalars per row, and p, y and c lie
+   inside the planes, the plane and the row (compares; n / w is uniform), scalar c of
+   row y of plane p with no division; otherwise as dl_diag_flat of f as the kernel
+   computes it (a row or column that wrapped at its own width is not inside). */
+static inline ulong dl_diag_pyc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off w2,
+                                dl_off s2, dl_off p, dl_off y, dl_off c, dl_off f,
+                                int mirror) {
+  if (w2 == w && s2 == s && y < w && c < s && p < n / w)
+    return dl_diag_in(w, s, p, y, c, z, mirror);
+  return dl_diag_flat(w, n, s, z, f, mirror);
+}
 #endif
 // Needleman-Wunsch alignment scores of nz pairs of sequences at once, as an application
 // writes it (Dymaxion's wavefront case): one score matrix h[z][y][x] per pair (ny and nx
@@ -98,10 +117,10 @@ __kernel void nw_diagonal(__global int* h, __global const char* a, __global cons
   const int y = max(1, d - (nx - 1)) + j, x = d - y;
   if (z >= nz || y >= ny || x < 1) return;
   const int match = a[z * (ny - 1) + y - 1] == b[z * (nx - 1) + x - 1] ? 2 : -1;
-  const int diag = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x) - (1), ((z * ny + y - 1) * nx + x - 1), 0));
-  const int up = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y - 1)), (x), ((z * ny + y - 1) * nx + x), 0));
-  const int left = DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x) - (1), ((z * ny + y) * nx + x - 1), 0));
-  DL_REF(__global, int, h, dl_diag_rc(dl_w_h, dl_n_h, dl_s_h, 4, ((z * ny + y)), (x), ((z * ny + y) * nx + x), 0)) = max(diag + match, max(up, left) - gap);
+  const int diag = DL_REF(__global, int, h, dl_diag_pyc(dl_w_h, dl_n_h, dl_s_h, 4, (ny), (nx), (z), (y) - (1), (x) - (1), ((z * ny + y - 1) * nx + x - 1), 0));
+  const int up = DL_REF(__global, int, h, dl_diag_pyc(dl_w_h, dl_n_h, dl_s_h, 4, (ny), (nx), (z), (y) - (1), (x), ((z * ny + y - 1) * nx + x), 0));
+  const int left = DL_REF(__global, int, h, dl_diag_pyc(dl_w_h, dl_n_h, dl_s_h, 4, (ny), (nx), (z), (y), (x) - (1), ((z * ny + y) * nx + x - 1), 0));
+  DL_REF(__global, int, h, dl_diag_pyc(dl_w_h, dl_n_h, dl_s_h, 4, (ny), (nx), (z), (y), (x), ((z * ny + y) * nx + x), 0)) = max(diag + match, max(up, left) - gap);
 }
 #else
 __kernel void nw_diagonal(__global int* h, __global const char* a, __global const char* b,

@@ -1,7 +1,9 @@
 // Planes diagonalized (`-> DIAG`, `-> DIAG_MAIN`, docs/remappings.md): the rows of a plane
 // are the dimension before the fastest, by the kernel's arguments or by macros (folded
 // into the completed annotation). A counter below the row length addresses its scalar
-// directly (dl_diag); other indices go through dl_diag_flat (a division).
+// directly (dl_diag); other indices go through dl_diag_flat (a division). An index
+// written (z*ny + y)*nx + x names plane, row and column apart (dl_diag_pyc: compares, no
+// division by the rows per plane).
 
 #define NY 8
 #define NX 6
@@ -47,13 +49,20 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
    (DIAG: diagonal d = x + y; DIAG_MAIN: d = s - 1 - x + y; each diagonal in
    increasing y): the byte offset of the scalar at byte o of row i. Rows i >= n
    keep their AoS address; n is a whole number of planes. */
+static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,
+                               dl_off z, int mirror);
 static inline ulong dl_diag_at(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
                                dl_off z, int mirror) {
   if (i >= n) return (ulong)i * r + o;
-  /* In dl_off: a plane's positions fit it (a buffer of 4 GiB or more builds
-     with DL_OFFSET64), and so does every term below. */
-  const dl_off p = i / w, y = i - p * w, s = r / z;
-  const dl_off x = mirror ? s - 1 - o / z : o / z;
+  const dl_off p = i / w;
+  return dl_diag_in(w, r / z, p, i - p * w, o / z, z, mirror);
+}
+/* Scalar c of row y of plane p (y < w, c < s). In dl_off: a plane's positions fit
+   it (a buffer of 4 GiB or more builds with DL_OFFSET64), and so does every term
+   below. */
+static inline ulong dl_diag_in(dl_off w, dl_off s, dl_off p, dl_off y, dl_off c,
+                               dl_off z, int mirror) {
+  const dl_off x = mirror ? s - 1 - c : c;
   const dl_off d = x + y, a = min(s, w), b = max(s, w);
   dl_off start;
   if (d < a) {
@@ -86,6 +95,18 @@ static inline ulong dl_diag_rc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
   return c < s ? dl_diag_at(w, n, s * z, i, c * z, z, mirror)
                : dl_diag_flat(w, n, s, z, x, mirror);
 }
+/* Scalar f = (p*w2 + y)*s2 + c of a diagonalized flat array: where the kernel's own
+   w2 and s2 are the layout's rows per plane and scalars per row, and p, y and c lie
+   inside the planes, the plane and the row (compares; n / w is uniform), scalar c of
+   row y of plane p with no division; otherwise as dl_diag_flat of f as the kernel
+   computes it (a row or column that wrapped at its own width is not inside). */
+static inline ulong dl_diag_pyc(dl_off w, dl_off n, dl_off s, dl_off z, dl_off w2,
+                                dl_off s2, dl_off p, dl_off y, dl_off c, dl_off f,
+                                int mirror) {
+  if (w2 == w && s2 == s && y < w && c < s && p < n / w)
+    return dl_diag_in(w, s, p, y, c, z, mirror);
+  return dl_diag_flat(w, n, s, z, f, mirror);
+}
 #endif
 //DL: record flat_int_6 24 4 int*6:v@0
 //DL: AoS: a:float[nz][ny][nx] -> DIAG AOS2DIAG_flat_float, const m[(8)][(6)] -> DIAG_MAIN AOS2DIAG_flat_int_6
@@ -100,6 +121,8 @@ __kernel void k(__global float *a, __global const int *m, int nx, int ny, int nz
   if (r >= ny * nz) return;
   for (int x = 0; x < nx; ++x) DL_REF(__global, float, a, dl_diag(dl_w_a, dl_n_a, dl_s_a * 4, (r), (dl_off)((x)) * 4, 4)) += (float)DL_REF(__global, int, m, dl_diag_rc(dl_w_m, dl_n_m, 6, 4, ((r % NY)), (x % NX), ((r % NY) * NX + x % NX), 1));
   if (r + 1 < ny * nz) DL_REF(__global, float, a, dl_diag_rc(dl_w_a, dl_n_a, dl_s_a, 4, (r), (nx), (r * nx + nx), 0)) *= 2.0f;
+  const int z = r / ny, y = r - z * ny;
+  if (y > 0) DL_REF(__global, float, a, dl_diag_pyc(dl_w_a, dl_n_a, dl_s_a, 4, (ny), (nx), (z), (y), 0, ((z * ny + y) * nx), 0)) -= DL_REF(__global, float, a, dl_diag_pyc(dl_w_a, dl_n_a, dl_s_a, 4, (ny), (nx), (z), (y) - (1), (nx) - (1), ((z * ny + y - 1) * nx + nx - 1), 0));
 }
 #else
 __kernel void k(__global float *a, __global const int *m, int nx, int ny, int nz) {
@@ -107,5 +130,7 @@ __kernel void k(__global float *a, __global const int *m, int nx, int ny, int nz
   if (r >= ny * nz) return;
   for (int x = 0; x < nx; ++x) a[r * nx + x] += (float)m[(r % NY) * NX + x % NX];
   if (r + 1 < ny * nz) a[r * nx + nx] *= 2.0f;
+  const int z = r / ny, y = r - z * ny;
+  if (y > 0) a[(z * ny + y) * nx] -= a[(z * ny + y - 1) * nx + nx - 1];
 }
 #endif

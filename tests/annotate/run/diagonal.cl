@@ -16,6 +16,27 @@ __kernel void wave(__global float *a, int nx, int ny, int nz, int d) {
   a[(z * ny + y) * nx + x] += 0.5f * (up + left);
 }
 
+// Plane, row and column named apart ((z*ny + y)*nx + x: dl_diag_pyc, no division), with
+// neighbours across row, plane and buffer ends, factors that are not the layout's (nx
+// rows per plane or rows of ny where it has ny and nx), and the plane after the last in
+// a buffer holding 18 rows where n is 12 (rows 12.. keep their AoS address).
+//TEST: planes 64 args: buf:18 buf int:5 int:4 int:3 int:90
+//DL: AoS: const a:float[nz][ny][nx] -> DIAG, b:float[nz][ny][nx] -> DIAG_MAIN
+__kernel void planes(__global const float *a, __global float *b, int nx, int ny, int nz,
+                     int held) {
+  const int i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  const int x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+  float s = a[(z * ny + y) * nx + x];
+  if (i > 0) s += 2.0f * a[(z * ny + y) * nx + x - 1];
+  if (i >= nx) s += 3.0f * a[(z * ny + y - 1) * nx + x];
+  if (i + 2 < held) s += 5.0f * a[(z * ny + y) * nx + x + 2];
+  if ((z * nx + y) * nx + x < held) s += 7.0f * a[(z * nx + y) * nx + x];
+  if (x < ny) s += 11.0f * a[(z * ny + y) * ny + x];
+  s += 13.0f * a[((z + 1) * ny + y) * nx + x];
+  b[(z * ny + y) * nx + x] = s;
+}
+
 // Neighbours across row ends: (r*nx + x) - 1 and (r*nx + x) + t reach the rows before
 // and after (the column is checked below the row length, else the flat index is used).
 //TEST: spill 60 args: buf buf int:6 int:5 int:2 int:7

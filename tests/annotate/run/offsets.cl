@@ -46,3 +46,17 @@ __kernel void urows(__global const float *a, __global float *b, uint nx, uint ny
   if (i > 0) s += 3.0f * a[(z * ny + y) * nx + x - 1];
   b[(z * ny + y) * nx + x] = s;
 }
+
+// Diagonalized planes addressed (z*ny + y)*nx + x in unsigned arithmetic (plane, row and
+// column compared, dl_diag_pyc): y - 1 at y = 0 and x - 1 at x = 0 wrap.
+//TEST: uplanes 60 args: buf buf uint:5 uint:4 uint:3
+//DL: AoS: const a:float[nz][ny][nx] -> DIAG_MAIN, b:float[nz][ny][nx] -> DIAG
+__kernel void uplanes(__global const float *a, __global float *b, uint nx, uint ny, uint nz) {
+  const uint i = get_global_id(0);
+  if (i >= nx * ny * nz) return;
+  const uint x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+  float s = a[(z * ny + y) * nx + x];
+  if (i >= nx) s += 2.0f * a[(z * ny + y - 1) * nx + x];
+  if (i > 0) s += 3.0f * a[(z * ny + y) * nx + x - 1];
+  b[(z * ny + y) * nx + x] = s;
+}
