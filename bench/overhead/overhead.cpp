@@ -3,8 +3,12 @@
 // annotated kernel whose buffer is already in its layout (no marshal on the hot path).
 //
 //   dl-bench-overhead <out.json> [--launches N] [--processes P] [--cpu C]
-//                     [--lib path/libdl_interpose.so] [--paired-only]
+//                     [--lib path/libdl_interpose.so] [--paired-only] [--policy P]
 //
+// --policy sets DL_POLICY in the children under DL (default always: the annotated
+// kernel's launches run its transformed build, the path the label names; with auto the
+// controller may keep AoS, as it does once a cached experience says converting does not
+// pay, and the row measures that path instead).
 // DL_BENCH_PLATFORM=<part of a platform name> picks the OpenCL platform (default: the first).
 // --cpu C pins each child's launching thread to CPU C once its context exists. The JSON
 // holds every process's numbers, the device, date and command. Target: DL adds <= 1 us
@@ -316,6 +320,7 @@ int main(int argc, char** argv) {
   std::string out = argv[1], lib = DL_INTERPOSE_LIB_PATH;
   int launches = 20000, processes = 10;
   bool paired_only = false;
+  std::string policy = "always";
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--paired-only") == 0) {
       paired_only = true;
@@ -325,6 +330,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--launches") == 0) launches = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--processes") == 0) processes = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--lib") == 0) lib = argv[i + 1];
+    if (std::strcmp(argv[i], "--policy") == 0) policy = argv[i + 1];
     if (std::strcmp(argv[i], "--cpu") == 0) setenv("DL_BENCH_CPU", argv[i + 1], 1);
     ++i;
   }
@@ -332,13 +338,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--launches must be at least 128 and --processes at least 1\n");
     return 2;
   }
+  if (policy != "always" && policy != "auto" && policy != "never") {
+    std::fprintf(stderr, "--policy must be always, auto or never\n");
+    return 2;
+  }
   char self[4096] = {0};
   if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return 1;
   const std::string native_env = "env -u LD_PRELOAD -u OPENCL_LAYERS";
-  const std::string dl_env = "env LD_PRELOAD='" + lib + "'";
-  const std::string paired_env = "env -u OPENCL_LAYERS LD_PRELOAD='" + lib + "'";
+  const std::string dl_env = "env DL_POLICY=" + policy + " LD_PRELOAD='" + lib + "'";
+  const std::string paired_env =
+      "env -u OPENCL_LAYERS DL_POLICY=" + policy + " LD_PRELOAD='" + lib + "'";
   const char* kernels[] = {"plain", "annotated"};
-  const char* labels[] = {"no annotation", "annotated, buffer in layout"};
+  const std::string annotated_label =
+      policy == "always" ? "annotated, buffer in layout" : "annotated, DL_POLICY=" + policy;
+  const char* labels[] = {"no annotation", annotated_label.c_str()};
   std::vector<double> native[2], dl[2], diff[2];
   // Paired mode, per kernel: each process's medians, its differences, all pooled.
   std::vector<double> p_real[2], p_dl[2], p_diff[2], pooled[2];
@@ -438,7 +451,7 @@ int main(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   nlohmann::json j = {{"benchmark", "overhead"}, {"device", device},     {"date", date},
                       {"command", cmd},          {"launches", launches}, {"processes", processes},
-                      {"target_ns", 1000},       {"results", rows}};
+                      {"dl_policy", policy},     {"target_ns", 1000},    {"results", rows}};
   j["paired"] = {{"batch", kBatch}, {"order", "ABBA BAAB (A = DL)"}, {"results", paired_rows}};
   if (const char* cpu = std::getenv("DL_BENCH_CPU"); cpu && *cpu) j["cpu"] = std::atoi(cpu);
   std::ofstream(out) << j.dump(2) << "\n";
