@@ -257,8 +257,7 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   return d;
 }
 
-std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks,
-                                          cl_command_queue q) {
+std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks, cl_command_queue q) {
   if (rt.controls.DL_POLICY != "auto") return nullptr;
   return rt.policy_for(ks, rt.queue(q).device);
 }

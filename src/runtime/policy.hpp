@@ -29,8 +29,7 @@ struct Converting {
 /// Under DL_POLICY=auto, the controller's rule of this kernel on the queue's device
 /// (looked up once per launch, for never_pays() and decide()); otherwise null. Called with
 /// the runtime's lock held.
-std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks,
-                                          cl_command_queue q);
+std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks, cl_command_queue q);
 
 /// Whether the rule `kp` (auto_policy()) has judged that converting never pays: decide()
 /// then keeps AoS whatever the launch needs, so the launch need not work out its needs

@@ -128,8 +128,8 @@ void Runtime::profile(cl_event e, std::string name, std::string category, cl_com
   if (!e) return;
   retain(e);
   retain(first);
-  auto* p = new Pending{std::move(name), std::move(category), q, std::move(ks), std::move(bs), e,
-                        false, first};
+  auto* p = new Pending{
+      std::move(name), std::move(category), q, std::move(ks), std::move(bs), e, false, first};
   {
     std::lock_guard<std::mutex> lock(trace_mutex);
     pending_profiles++;
