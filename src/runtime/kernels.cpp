@@ -167,22 +167,15 @@ void track(cl_kernel k, cl_program program, std::string name) {
 
 namespace {
 
-/// Sets every argument the application gave `ks` so far on `k`, DL's build of it (`wide`:
-/// the 64-bit build). Empty on success, else why not.
-std::string replay_args(KernelState& ks, cl_kernel k, bool wide) {
-  return sync_args(ks, k, wide, true);
-}
-
-}  // namespace
-
-std::string sync_args(KernelState& ks, cl_kernel k, bool wide, bool all) {
+/// Sets the arguments the application gave `ks` so far on `k`, DL's build of it. Empty on
+/// success, else why not.
+std::string replay_args(const KernelState& ks, cl_kernel k) {
   for (std::size_t i = 0; i < ks.args.size(); ++i) {
-    ArgValue& a = ks.args[i];
-    if (!a.set || !(all || a.stale[wide])) continue;
+    const ArgValue& a = ks.args[i];
+    if (!a.set) continue;
     cl_int s = real().clSetKernelArg(k, static_cast<cl_uint>(i), a.size,
                                      a.bytes.empty() ? nullptr : a.bytes.data());
     if (s != CL_SUCCESS) return fmt::format("its DL build refused argument {} ({})", i, s);
-    a.stale[wide] = false;
   }
   return {};
 }
@@ -194,14 +187,7 @@ void drop_wide(KernelState& ks, const std::string& why) {
   ks.wide = nullptr;
 }
 
-void drop_shadow(KernelState& ks, const std::string& why) {
-  log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
-  ks.stats->fallback_reasons.insert(why);
-  if (ks.shadow) real().clReleaseKernel(ks.shadow);
-  if (ks.wide) real().clReleaseKernel(ks.wide);
-  ks.shadow = ks.wide = nullptr;
-  ks.shadow_failed = true;
-}
+}  // namespace
 
 bool attach_shadow(KernelState& ks) {
   if (ks.shadow || ks.shadow_failed || !ks.program || !ks.program->shadow || ks.annotation < 0)
@@ -211,9 +197,13 @@ bool attach_shadow(KernelState& ks) {
   std::string why = ks.shadow ? bind(ks, static_cast<cl_uint>(ks.args.size()))
                               : fmt::format("no kernel {} in its DL build ({})", ks.name, err);
   // A kernel created before the shadow existed: its arguments so far go on the shadow too.
-  if (why.empty()) why = replay_args(ks, ks.shadow, false);
+  if (why.empty()) why = replay_args(ks, ks.shadow);
   if (!why.empty()) {
-    drop_shadow(ks, why);
+    log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
+    ks.stats->fallback_reasons.insert(why);
+    if (ks.shadow) real().clReleaseKernel(ks.shadow);
+    ks.shadow = nullptr;
+    ks.shadow_failed = true;
     return false;
   }
   if (ks.program->wide) {
@@ -221,7 +211,7 @@ bool attach_shadow(KernelState& ks) {
     if (!ks.wide) {
       ks.stats->offsets =
           fmt::format("32-bit offsets: no kernel {} in the 64-bit build ({})", ks.name, err);
-    } else if (std::string w = replay_args(ks, ks.wide, true); !w.empty()) {
+    } else if (std::string w = replay_args(ks, ks.wide); !w.empty()) {
       drop_wide(ks, "the 64-bit build: " + w);
     }
   }
@@ -284,9 +274,27 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
         auto it = rt.kernels.find(kernel);
         if (it == rt.kernels.end() || arg_index >= it->second.args.size()) return st;
         KernelState& ks = it->second;
-        // DL's builds get the value at their next transformed launch (sync_args).
+        if (ks.shadow) {
+          cl_int s = real().clSetKernelArg(ks.shadow, arg_index, arg_size, arg_value);
+          if (s != CL_SUCCESS) {
+            const std::string why =
+                fmt::format("its DL build refused argument {} ({})", arg_index, s);
+            log().warn("kernel {}: {}; it runs untransformed", ks.name, why);
+            ks.stats->fallback_reasons.insert(why);
+            real().clReleaseKernel(ks.shadow);
+            ks.shadow = nullptr;
+            ks.shadow_failed = true;
+          }
+        }
+        if (ks.wide && !ks.shadow) {  // untransformed for good
+          real().clReleaseKernel(ks.wide);
+          ks.wide = nullptr;
+        } else if (ks.wide) {
+          cl_int s = real().clSetKernelArg(ks.wide, arg_index, arg_size, arg_value);
+          if (s != CL_SUCCESS)
+            drop_wide(ks, fmt::format("the 64-bit build refused argument {} ({})", arg_index, s));
+        }
         ArgValue& a = ks.args[arg_index];
-        a.stale[0] = a.stale[1] = true;
         a.set = true;
         a.size = arg_size;
         a.mem = nullptr;

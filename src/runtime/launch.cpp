@@ -410,17 +410,6 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   for (const Need& nd : nds) must_wide = must_wide || nd.wide;
   std::shared_ptr<WidthTrial> trial;
   const bool wide = pick_wide(rt, ks, l.queue, must_wide, &trial);
-  // The arguments the application changed since this build's last launch. A build that
-  // refuses one (the application's kernel took it) is dropped, and this launch falls back.
-  if (std::string e = sync_args(ks, wide ? ks.wide : ks.shadow, wide); !e.empty()) {
-    if (wide)
-      drop_wide(ks, "the 64-bit build: " + e);
-    else
-      drop_shadow(ks, e);
-    why = std::move(e);
-    for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
-    return CL_SUCCESS;
-  }
   // The record counts of buffers annotated [*] (arguments only the shadow has), where
   // they changed since the last launch: on both builds.
   for (std::size_t i = 0; i < nds.size() && i < ks.whole_args.size(); ++i)

@@ -105,10 +105,6 @@ struct ArgValue {
   std::vector<unsigned char> bytes;  // empty with size for __local arguments
   std::size_t size = 0;
   cl_mem mem = nullptr;  // the value, when it names a buffer DL tracks
-  /// Set by the application since it was last set on DL's build (`stale[0]`) and on its
-  /// 64-bit build (`stale[1]`): a transformed launch sets it on the build it launches
-  /// (sync_args), so a launch kept AoS costs no setting of either.
-  bool stale[2] = {false, false};
 };
 
 struct KernelStats {
@@ -448,16 +444,6 @@ void settle_profiles();
 /// kernels.cpp: creates the shadow kernel of `ks` once its program has a shadow, binds
 /// its annotation, sets the arguments recorded so far. Called with the lock held.
 bool attach_shadow(KernelState& ks);
-
-/// kernels.cpp: sets on `k`, DL's build of `ks` (`wide`: its 64-bit build), the arguments
-/// the application set since they were last set there (`all`: every argument set so far).
-/// Empty on success, else why not. Called with the lock held.
-std::string sync_args(KernelState& ks, cl_kernel k, bool wide, bool all = false);
-
-/// kernels.cpp: releases the 64-bit build of `ks` (it keeps 32-bit offsets), or DL's
-/// builds altogether (it runs untransformed for good), logging `why`. Lock held.
-void drop_wide(KernelState& ks, const std::string& why);
-void drop_shadow(KernelState& ks, const std::string& why);
 
 /// A string a clGet*Info call gives: `query(size, value, size_ret)` is the call with its
 /// object and name bound. Empty when the call fails; the terminating NULs dropped.
