@@ -874,7 +874,7 @@ class Analyzer {
                ", " + sum_text(r.j) + ", " + sum_text(r.x) + ", " + index_text(idx, bd) + ", " +
                (bd.diag == 2 ? "1" : "0") + ")";
       };
-      if (planes) res_.needs.insert(cg_.diag_pyc());
+      if (planes && e) res_.needs.insert(cg_.diag_pyc());  // the three paths below need e
       if (e && cv.size() == 1 && below_record_length(cv[0].e, lv, b)) {
         // g[S*e + q] inside `for (q = 0; q < S; ++q)`: slot q of record e, no compare.
         Index rec;
