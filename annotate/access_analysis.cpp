@@ -870,9 +870,8 @@ class Analyzer {
       auto diag_planes = [this, planes, idx, z](const Binding& bd) {
         const RowsIndex& r = *planes;
         return "dl_diag_pyc(" + bd.w + ", " + bd.n + ", " + bd.s + ", " + std::to_string(z) + ", " +
-               sum_text({{r.s2, false}}) + ", " + sum_text({{r.c2, false}}) + ", " + sum_text(r.e) +
-               ", " + sum_text(r.j) + ", " + sum_text(r.x) + ", " + index_text(idx, bd) + ", " +
-               (bd.diag == 2 ? "1" : "0") + ")";
+               rows_text(r, true) + ", " + index_text(idx, bd) + ", " + (bd.diag == 2 ? "1" : "0") +
+               ")";
       };
       if (planes && e) res_.needs.insert(cg_.diag_pyc());  // the three paths below need e
       if (e && cv.size() == 1 && below_record_length(cv[0].e, lv, b)) {
@@ -950,9 +949,7 @@ class Analyzer {
           if (bp->keep_aos) return sp_.inner_text(lv);
           std::string args = (bp->da ? bp->n : bp->w + ", " + bp->n) + ", " + bp->s + ", " + bp->c +
                              ", " + std::to_string(z) + ", ";
-          if (!inside)
-            args += sum_text({{r->s2, false}}) + ", " + sum_text({{r->c2, false}}) + ", ";
-          args += sum_text(r->e) + ", " + sum_text(r->j) + ", " + sum_text(r->x);
+          args += rows_text(*r, !inside);
           if (!inside) args += ", " + index_text(idx, *bp);
           return ref(*bp, type, fn + "(" + args + ")");
         });
@@ -1112,6 +1109,12 @@ class Analyzer {
     const Expr* c2 = nullptr;
     std::vector<Summand> e, j, x;
   };
+  /// `e, j, x` of `r` in generated code, after `s2, c2` with `factors`.
+  std::string rows_text(const RowsIndex& r, bool factors) {
+    std::string t = factors ? sum_text({{r.s2, false}}) + ", " + sum_text({{r.c2, false}}) + ", "
+                            : std::string();
+    return t + sum_text(r.e) + ", " + sum_text(r.j) + ", " + sum_text(r.x);
+  }
   std::optional<RowsIndex> match_rows(const Expr* index, const Binding& bd) {
     if (index->HasSideEffects(ctx_)) return std::nullopt;
     std::vector<Summand> top;
