@@ -167,6 +167,90 @@ __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __globa
   }
 }
 
+// Where the compiler takes an unroll hint for OpenCL C (NVIDIA's), the batched loads of
+// dl_diag_tiled64 are unrolled so they stay in registers. Elsewhere the loops are left
+// as they are: same results, the compiler's own choice.
+#ifdef cl_nv_pragma_unroll
+#define DL_DIAG_UNROLL _Pragma("unroll")
+#else
+#define DL_DIAG_UNROLL
+#endif
+
+// dl_diag_tiled64: the tiled kernel's parallelograms of 64 rows by 64 diagonals for
+// elements of one unit (ru == 1), with every load of a side issued before any of them
+// is written to local memory: each of the 128 work-items has 32 loads in flight, where
+// the general kernel has one (on the H200 that doubled its throughput). Work-item
+// (tx, ty) = (lid % 64, lid / 64) takes column tx of rows ty, ty + 2, ... on the row side
+// and row tx of diagonals ty, ty + 2, ... on the diagonal side. An element outside the
+// plane loads the source's first unit instead (no branch around the load) and is never
+// stored (x' = jw + c - r, unsigned, is below nx only inside the plane's columns).
+// `lds`: 64 x 65 units; `db`: 64 diagonal starts. The host launches it with
+// 128 work-items per group and the shape limits of dl_diag_tiled.
+#define DL_DIAG_T 64
+#define DL_DIAG_WI 128
+#define DL_DIAG_STEP (DL_DIAG_WI / DL_DIAG_T)
+#define DL_DIAG_PER (DL_DIAG_T / DL_DIAG_STEP)
+__kernel __attribute__((reqd_work_group_size(DL_DIAG_WI, 1, 1))) void dl_diag_tiled64(
+    __global const U* restrict src, ulong sbase, __global U* restrict dst, ulong dbase, ulong ny,
+    ulong nx, ulong planes, uint ru, uint dir, uint mirror, __local U* lds, __local uint* db) {
+  const uint T = DL_DIAG_T, pitch = DL_DIAG_T + 1;
+  const uint bands = (uint)((ny + T - 1) / T), per_band = (uint)((nx + 2 * T - 2) / T);
+  const uint tiles_per_plane = bands * per_band;
+  const ulong tiles = planes * tiles_per_plane, plane = ny * nx;
+  const uint lid = get_local_id(0), tx = lid % T, ty = lid / T;
+  const uint nxu = (uint)nx, nyu = (uint)ny;
+  // Element (r, c) of the row side is at row_at + r * rstride + dx * c: x' = jw + c - r.
+  const int rstride = mirror ? (int)nxu + 1 : (int)nxu - 1, dx = mirror ? -1 : 1;
+  for (ulong g = get_group_id(0); g < tiles; g += get_num_groups(0)) {
+    const ulong z = g / tiles_per_plane;
+    const uint rest = (uint)(g - z * tiles_per_plane);
+    const uint b = rest / per_band, j = rest - b * per_band;
+    const uint y0 = b * T, jw = j * T;  // d0 = y0 + jw
+    const ulong pbase = z * plane, d0 = (ulong)y0 + jw;
+    const ulong diag0 = pbase + dl_diag_start(d0, nx, ny) - (d0 >= nx ? d0 - (nx - 1) : 0) + y0;
+    if (lid < T) {
+      const ulong d = d0 + lid, lo = d >= nx ? d - (nx - 1) : 0;
+      db[lid] = (uint)(pbase + dl_diag_start(d, nx, ny) - lo + y0 - diag0);
+    }
+    // x' = jw - r of row y0 + r at c = 0 (the column itself: jw - r, or nx - 1 - jw + r).
+    const ulong row_at = pbase + (ulong)y0 * nx + (mirror ? (ulong)(nxu - 1) - jw : (ulong)jw);
+    const uint rows = min(T, nyu - y0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The row side's element (r, tx) and the diagonal side's (tx, c), k-th of this item.
+    U v[DL_DIAG_PER];
+    if (dir == 0) {
+      const ulong at = sbase + row_at + dx * (int)tx;
+      DL_DIAG_UNROLL for (uint k = 0; k < DL_DIAG_PER; ++k) {
+        const uint r = ty + k * DL_DIAG_STEP;
+        const bool in = r < rows && jw + tx - r < nxu;
+        v[k] = src[in ? at + (int)r * rstride : sbase];
+      }
+      for (uint k = 0; k < DL_DIAG_PER; ++k) lds[(ty + k * DL_DIAG_STEP) * pitch + tx] = v[k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const ulong to = dbase + diag0 + tx;
+      for (uint k = 0; k < DL_DIAG_PER; ++k) {
+        const uint c = ty + k * DL_DIAG_STEP;
+        if (tx < rows && jw + c - tx < nxu) dst[to + db[c]] = lds[tx * pitch + c];
+      }
+    } else {
+      const ulong at = sbase + diag0 + tx;
+      DL_DIAG_UNROLL for (uint k = 0; k < DL_DIAG_PER; ++k) {
+        const uint c = ty + k * DL_DIAG_STEP;
+        const bool in = tx < rows && jw + c - tx < nxu;
+        v[k] = src[in ? at + db[c] : sbase];
+      }
+      for (uint k = 0; k < DL_DIAG_PER; ++k) lds[tx * pitch + ty + k * DL_DIAG_STEP] = v[k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const ulong to = dbase + row_at + dx * (int)tx;
+      for (uint k = 0; k < DL_DIAG_PER; ++k) {
+        const uint r = ty + k * DL_DIAG_STEP;
+        if (r < rows && jw + tx - r < nxu) dst[to + (int)r * rstride] = lds[r * pitch + tx];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
 // The clipping copy: the h x w rectangle at (y0, x0) of every diagonalized plane to a
 // row-major h x w array per plane (dir 0), or such arrays into their places in the
 // diagonalized planes (dir 1, the rest of the planes untouched): a halo read out of, or

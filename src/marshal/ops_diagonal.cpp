@@ -31,19 +31,37 @@ Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std
 cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                     bool to_diagonal, bool tiled, std::string* err) {
   const std::size_t unit = job.unit, ru = s.elem / job.unit;
-  // The largest square tile of at most 64 x 64 elements whose rows (and the tile's row
-  // and diagonal starts) fit the local budget; the tiled kernel's 32-bit positions hold
-  // planes of up to 2^31 elements and a tile's rows and diagonal runs of up to 2^31 units.
-  std::uint32_t side = 64;
   const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
   auto local = [&](std::size_t sd) { return sd * (sd * ru + 1) * unit + 8 * sd; };
-  while (side > 4 && local(side) > budget) side /= 2;
+  // The tiled kernels' 32-bit positions hold planes of up to 2^31 elements and a tile's
+  // rows and diagonal runs of up to 2^31 units: H rows of nx elements, W diagonal runs of
+  // at most min(nx, ny) elements each.
   const std::uint64_t limit = std::uint64_t{1} << 31;
-  // 32-bit offsets inside a tile: H rows of nx elements, W diagonal runs of at most
-  // min(nx, ny) elements each.
-  const std::uint64_t span = (s.nx + std::min(s.nx, s.ny) + 2) * ru * side;
-  if (local(side) > budget || s.ny * s.nx >= limit || span >= limit || s.ny + side >= limit)
-    tiled = false;
+  auto fits = [&](std::uint64_t side) {
+    const std::uint64_t span = (s.nx + std::min(s.nx, s.ny) + 2) * ru * side;
+    return local(side) <= budget && s.ny * s.nx < limit && span < limit && s.ny + side < limit;
+  };
+  // Elements of one unit whose 64 x 64 tile fits: dl_diag_tiled64 (batched loads, 128
+  // work-items), where the device runs groups of 128.
+  if (tiled && ru == 1 && fits(64)) {
+    cl_kernel k = nullptr;
+    if (cl_int e = job.m.kernel(job.unit, "dl_diag_tiled64", &k, err); e != CL_SUCCESS) return e;
+    if (job.m.work_group(k) >= 128) {
+      Op op = diagonal_op(job, "dl_diag_tiled64", 128, src, src_base, s, to_diagonal ? 0 : 1);
+      // One group per tile (up to 2^20 groups, which then loop): on the H200 a grid of
+      // resident groups that loop over the tiles ran at two thirds of this speed.
+      const std::uint64_t tiles = s.planes * ((s.ny + 63) / 64) * ((s.nx + 126) / 64);
+      op.global = std::clamp<std::uint64_t>(tiles, 1, std::uint64_t{1} << 20) * 128;
+      op.local_arg(64 * 65 * unit).local_arg(4 * 64);
+      job.ops.push_back(std::move(op));
+      return CL_SUCCESS;
+    }
+  }
+  // Otherwise dl_diag_tiled with the largest square tile of at most 64 x 64 elements
+  // whose rows (and the tile's row and diagonal starts) fit the local budget.
+  std::uint32_t side = 64;
+  while (side > 4 && local(side) > budget) side /= 2;
+  if (!fits(side)) tiled = false;
   const char* name = tiled ? "dl_diag_tiled" : "dl_diag_gather";
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, name, &k, err); e != CL_SUCCESS) return e;

@@ -17,16 +17,18 @@ using dltest::ClEnv;
 /// Diagonalizes `in` on the device from src[soff] to dst[doff] (or back); returns dst whole.
 std::vector<unsigned char> on_device(const DiagonalShape& s, const std::vector<unsigned char>& in,
                                      bool to_diagonal, bool tiled, std::size_t soff,
-                                     std::size_t doff, const std::vector<unsigned char>& dinit) {
+                                     std::size_t doff, const std::vector<unsigned char>& dinit,
+                                     dl::Marshaler* m = nullptr) {
   auto& env = ClEnv::get();
+  if (!m) m = env.marshaler.get();
   dltest::DeviceBuffer src(soff + in.size()), dst(dinit.size());
   auto sinit = dltest::random_bytes(src.size, 5);
   std::copy(in.begin(), in.end(), sinit.begin() + static_cast<std::ptrdiff_t>(soff));
   src.write(sinit);
   dst.write(dinit);
   cl_event done = nullptr;
-  auto r = env.marshaler->enqueue_diagonal(env.queue, src.mem, soff, dst.mem, doff, s, to_diagonal,
-                                           tiled, 0, nullptr, &done);
+  auto r = m->enqueue_diagonal(env.queue, src.mem, soff, dst.mem, doff, s, to_diagonal, tiled, 0,
+                               nullptr, &done);
   EXPECT_EQ(r.status, CL_SUCCESS) << r.error;
   if (done) {
     clWaitForEvents(1, &done);
@@ -75,6 +77,41 @@ TEST(Diagonal, DeviceMatchesTheReferenceBothWays) {
                                    got.begin() + static_cast<std::ptrdiff_t>(doff + in.size())));
           }
         }
+}
+
+// Elements of one unit take dl_diag_tiled64 (128 work-items per group); with groups of 64
+// they take the general tiled kernel, which must give the same planes. Few groups make
+// both loop over the tiles.
+TEST(Diagonal, SmallGroupsTakeTheGeneralTiledKernel) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  dl::MarshalOptions opt;
+  opt.work_group_size = 64;
+  opt.groups_per_cu = 1;
+  dl::Marshaler small(env.context, env.device, nullptr, opt);
+  std::uint32_t seed = 90;
+  for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
+    for (auto [ny, nx, planes] : std::vector<std::array<std::uint64_t, 3>>{
+             {6, 11, 3}, {70, 33, 1}, {100, 257, 1}, {130, 70, 2}})
+      for (std::size_t elem : {1u, 4u, 8u}) {
+        const DiagonalShape s{ny, nx, planes, elem, dir};
+        const auto in = dltest::random_bytes(s.bytes(), seed++);
+        std::vector<unsigned char> diag(in.size());
+        dl::diagonalize(s, in.data(), diag.data(), true);
+        const std::size_t doff = 8 * elem;
+        const auto dinit = dltest::random_bytes(doff + in.size() + 40, 7);
+        for (dl::Marshaler* m : {&small, env.marshaler.get()})
+          for (bool to : {true, false}) {
+            const auto got = on_device(s, to ? in : diag, to, true, 0, doff, dinit, m);
+            ASSERT_TRUE(std::equal((to ? diag : in).begin(), (to ? diag : in).end(),
+                                   got.begin() + static_cast<std::ptrdiff_t>(doff)))
+                << ny << "x" << nx << " x" << planes << " elem " << elem
+                << (dir == Diagonal::Main ? " main" : " secondary")
+                << (m == &small ? " groups of 64" : " default groups") << (to ? " to" : " back");
+            ASSERT_TRUE(std::equal(dinit.begin(), dinit.begin() + static_cast<std::ptrdiff_t>(doff),
+                                   got.begin()));
+          }
+      }
 }
 
 // The clipping copy on the device against the CPU reference: rectangles at the corners,
