@@ -370,10 +370,4 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   return p;
 }
 
-std::vector<std::uint32_t> slot_table(const Record& rec, std::size_t unit, bool* uniform) {
-  const SlotTable t(rec, unit);
-  if (uniform) *uniform = t.uniform();
-  return t.packed();
-}
-
 }  // namespace dl::detail

@@ -14,6 +14,16 @@
 
 namespace dl {
 
+namespace detail {
+
+std::vector<std::uint32_t> slot_table(const Record& rec, std::size_t unit, bool* uniform) {
+  const SlotTable t(rec, unit);
+  if (uniform) *uniform = t.uniform();
+  return t.packed();
+}
+
+}  // namespace detail
+
 std::string marshal_program_source(const Record& rec) {
   const std::size_t unit = rec.unit();
   bool uni = false;
