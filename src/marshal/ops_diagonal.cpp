@@ -48,10 +48,14 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
     if (cl_int e = job.m.kernel(job.unit, "dl_diag_tiled64", &k, err); e != CL_SUCCESS) return e;
     if (job.m.work_group(k) >= 128) {
       Op op = diagonal_op(job, "dl_diag_tiled64", 128, src, src_base, s, to_diagonal ? 0 : 1);
-      // One group per tile (up to 2^20 groups, which then loop): on the H200 a grid of
-      // resident groups that loop over the tiles ran at two thirds of this speed.
+      // One group per tile, up to 64 times the groups per compute unit of the options
+      // (1,024 per unit by default, more than any 1 GiB plane needs), which then loop over
+      // the rest: on the H200, 16 resident groups per unit looping over the tiles ran at
+      // two thirds of the speed of one group per tile.
       const std::uint64_t tiles = s.planes * ((s.ny + 63) / 64) * ((s.nx + 126) / 64);
-      op.global = std::clamp<std::uint64_t>(tiles, 1, std::uint64_t{1} << 20) * 128;
+      const std::uint64_t cap = std::max<std::uint64_t>(
+          64, std::uint64_t{64} * job.m.lim.compute_units * job.m.opt.groups_per_cu);
+      op.global = std::clamp<std::uint64_t>(tiles, 1, cap) * 128;
       op.local_arg(64 * 65 * unit).local_arg(4 * 64);
       job.ops.push_back(std::move(op));
       return CL_SUCCESS;

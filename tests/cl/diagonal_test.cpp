@@ -79,20 +79,23 @@ TEST(Diagonal, DeviceMatchesTheReferenceBothWays) {
         }
 }
 
-// Elements of one unit take dl_diag_tiled64 (128 work-items per group); with groups of 64
-// they take the general tiled kernel, which must give the same planes. Few groups make
-// both loop over the tiles.
-TEST(Diagonal, SmallGroupsTakeTheGeneralTiledKernel) {
+// Elements of one unit take dl_diag_tiled64 (128 work-items per group, one group per
+// tile up to 64 per compute unit and option's group); with groups of 64 they take the
+// general tiled kernel. Both must give the same planes, also where they loop over the
+// tiles: one group per compute unit (the general kernel), and 5,000 planes of two tiles
+// with 64 x groups_per_cu = 64 groups per unit (dl_diag_tiled64, below 156 units).
+TEST(Diagonal, OneUnitElementsTakeEitherTiledKernel) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
   dl::MarshalOptions opt;
-  opt.work_group_size = 64;
   opt.groups_per_cu = 1;
+  dl::Marshaler few(env.context, env.device, nullptr, opt);
+  opt.work_group_size = 64;
   dl::Marshaler small(env.context, env.device, nullptr, opt);
   std::uint32_t seed = 90;
   for (Diagonal dir : {Diagonal::Secondary, Diagonal::Main})
     for (auto [ny, nx, planes] : std::vector<std::array<std::uint64_t, 3>>{
-             {6, 11, 3}, {70, 33, 1}, {100, 257, 1}, {130, 70, 2}})
+             {6, 11, 5000}, {70, 33, 1}, {100, 257, 1}, {130, 70, 2}})
       for (std::size_t elem : {1u, 4u, 8u}) {
         const DiagonalShape s{ny, nx, planes, elem, dir};
         const auto in = dltest::random_bytes(s.bytes(), seed++);
@@ -100,14 +103,17 @@ TEST(Diagonal, SmallGroupsTakeTheGeneralTiledKernel) {
         dl::diagonalize(s, in.data(), diag.data(), true);
         const std::size_t doff = 8 * elem;
         const auto dinit = dltest::random_bytes(doff + in.size() + 40, 7);
-        for (dl::Marshaler* m : {&small, env.marshaler.get()})
+        for (dl::Marshaler* m : {&small, &few, env.marshaler.get()})
           for (bool to : {true, false}) {
             const auto got = on_device(s, to ? in : diag, to, true, 0, doff, dinit, m);
             ASSERT_TRUE(std::equal((to ? diag : in).begin(), (to ? diag : in).end(),
                                    got.begin() + static_cast<std::ptrdiff_t>(doff)))
                 << ny << "x" << nx << " x" << planes << " elem " << elem
                 << (dir == Diagonal::Main ? " main" : " secondary")
-                << (m == &small ? " groups of 64" : " default groups") << (to ? " to" : " back");
+                << (m == &small ? " groups of 64"
+                    : m == &few ? " few groups"
+                                : " default")
+                << (to ? " to" : " back");
             ASSERT_TRUE(std::equal(dinit.begin(), dinit.begin() + static_cast<std::ptrdiff_t>(doff),
                                    got.begin()));
           }
