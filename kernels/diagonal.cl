@@ -115,14 +115,10 @@ __kernel void dl_diag_tiled(__global const U* restrict src, ulong sbase, __globa
     // The tile's first row and its first diagonal's run from row y0, in units; the other
     // rows' and diagonals' starts relative to them (32-bit: the host checks the shape).
     const ulong row0 = (pbase + (ulong)y0 * nx) * ru;
-    const ulong d0 = (ulong)y0 + jw;
-    const ulong diag0 = pbase + dl_diag_start(d0, nx, ny) - (d0 >= nx ? d0 - (nx - 1) : 0) + y0;
+    // Diagonal d0 + c's run starts at element (y0, x' = jw + c) of the diagonalized plane.
+    const ulong run0 = dl_diag_pos(y0, jw, nx, ny), diag0 = pbase + run0;
     for (uint r = lid; r < H; r += lsz) rb[r] = r * nxu * ru;
-    for (uint c = lid; c < W; c += lsz) {
-      const ulong d = d0 + c;
-      const ulong lo = d >= nx ? d - (nx - 1) : 0;
-      db[c] = (uint)(pbase + dl_diag_start(d, nx, ny) - lo + y0 - diag0) * ru;
-    }
+    for (uint c = lid; c < W; c += lsz) db[c] = (uint)(dl_diag_pos(y0, jw + c, nx, ny) - run0) * ru;
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong rbase[2] = {sbase + row0, dbase + row0}, dgbase[2] = {sbase + diag0 * ru,
                                                                       dbase + diag0 * ru};
@@ -219,12 +215,10 @@ __kernel __attribute__((reqd_work_group_size(DL_DIAG_WI, 1, 1))) void dl_diag_ti
       j = rest - b * per_band;
     }
     const uint y0 = b * T, jw = j * T;  // d0 = y0 + jw
-    const ulong pbase = z * plane, d0 = (ulong)y0 + jw;
-    const ulong diag0 = pbase + dl_diag_start(d0, nx, ny) - (d0 >= nx ? d0 - (nx - 1) : 0) + y0;
-    if (lid < T) {
-      const ulong d = d0 + lid, lo = d >= nx ? d - (nx - 1) : 0;
-      db[lid] = (uint)(pbase + dl_diag_start(d, nx, ny) - lo + y0 - diag0);
-    }
+    const ulong pbase = z * plane;
+    // Diagonal y0 + jw + c's run starts at element (y0, x' = jw + c) of the plane.
+    const ulong run0 = dl_diag_pos(y0, jw, nx, ny), diag0 = pbase + run0;
+    if (lid < T) db[lid] = (uint)(dl_diag_pos(y0, jw + lid, nx, ny) - run0);
     // x' = jw - r of row y0 + r at c = 0 (the column itself: jw - r, or nx - 1 - jw + r).
     const ulong row_at = pbase + (ulong)y0 * nx + (mirror ? (ulong)(nxu - 1) - jw : (ulong)jw);
     const uint rows = min(T, nyu - y0);

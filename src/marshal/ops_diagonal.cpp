@@ -37,6 +37,11 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   // rows and diagonal runs of up to 2^31 units: H rows of nx elements, W diagonal runs of
   // at most min(nx, ny) elements each.
   const std::uint64_t limit = std::uint64_t{1} << 31;
+  // Parallelograms of side rows by side diagonals: bands of rows, each of the diagonals
+  // that cross it (nx + side - 1 of them).
+  auto tiles = [&](std::uint64_t side) {
+    return s.planes * ((s.ny + side - 1) / side) * ((s.nx + 2 * side - 2) / side);
+  };
   auto fits = [&](std::uint64_t side) {
     const std::uint64_t span = (s.nx + std::min(s.nx, s.ny) + 2) * ru * side;
     return local(side) <= budget && s.ny * s.nx < limit && span < limit && s.ny + side < limit;
@@ -52,10 +57,9 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
       // (1,024 per unit by default, more than any 1 GiB plane needs), which then loop over
       // the rest: on the H200, 16 resident groups per unit looping over the tiles ran at
       // two thirds of the speed of one group per tile.
-      const std::uint64_t tiles = s.planes * ((s.ny + 63) / 64) * ((s.nx + 126) / 64);
       const std::uint64_t cap = std::max<std::uint64_t>(
           64, std::uint64_t{64} * job.m.lim.compute_units * job.m.opt.groups_per_cu);
-      op.global = std::clamp<std::uint64_t>(tiles, 1, cap) * 128;
+      op.global = std::clamp<std::uint64_t>(tiles(64), 1, cap) * 128;
       op.local_arg(64 * 65 * unit).local_arg(4 * 64);
       job.ops.push_back(std::move(op));
       return CL_SUCCESS;
@@ -72,9 +76,7 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   const std::size_t wg = job.m.work_group(k);
   Op op = diagonal_op(job, name, wg, src, src_base, s, to_diagonal ? 0 : 1);
   if (tiled) {
-    const std::uint64_t bands = (s.ny + side - 1) / side;
-    const std::uint64_t per_band = (s.nx + 2 * side - 2) / side;
-    op.global = job.groups(s.planes * bands * per_band) * wg;
+    op.global = job.groups(tiles(side)) * wg;
     op.arg(cl_uint(side))
         .arg(cl_uint(side))
         .local_arg(side * (side * ru + 1) * unit)
