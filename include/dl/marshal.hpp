@@ -121,6 +121,13 @@ struct MarshalOptions {
   std::function<bool(const std::string& key, const std::function<bool(const std::string&)>& use)>
       load_plan;
   std::function<void(const std::string& key, const std::string& bytes)> save_plan;
+  /// The conversions through a temporary (OutOfPlace between AoS and ASTA(T), or two ASTA
+  /// widths; Diagonal of planes) cut the buffer into chunks of whole tiles (planes) of at
+  /// most this many bytes, each copied to one temporary of that size and converted from
+  /// there back into place: the scratch is bounded whatever the buffer (0: one temporary
+  /// of the whole buffer). A tile (plane) larger than it is one chunk; DA (one tile of all
+  /// n records) is not cut. max_extra_bytes, where set, bounds the chunks too.
+  std::size_t scratch_chunk_bytes = std::size_t{64} << 20;
   /// Testing hook: bytes added to every scratch allocation (forces allocation failures).
   std::size_t scratch_padding = 0;
   /// A conversion of several commands also returns its first command's event

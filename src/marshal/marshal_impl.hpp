@@ -130,6 +130,13 @@ std::size_t three_pass_row_capacity(const DeviceLimits& lim, const MarshalOption
                                     std::size_t unit);
 std::size_t three_pass_passes(const Record& rec, std::size_t unit, std::size_t n);
 
+/// Records of an OutOfPlace or Diagonal step that go through the temporary at a time: whole
+/// tiles of both layouts (planes of a diagonal layout) within
+/// MarshalOptions::scratch_chunk_bytes and max_extra_bytes, at least one tile (plane); n
+/// where the step cannot be cut (DA, one plane) or one chunk holds them all.
+std::size_t scratch_records(const MarshalOptions& opt, std::size_t n, const PlanStep& s,
+                            std::size_t record_bytes);
+
 /// Extra-memory bound of the in-place algorithms: 2% of the buffer, 64 KiB minimum
 /// (or MarshalOptions::max_extra_bytes).
 std::size_t in_place_budget(const MarshalOptions& opt, std::size_t buffer_bytes);
@@ -208,22 +215,27 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
-/// A temporary of the job's n records, and the copy of the buffer into it (the first op
-/// of the conversions that write the buffer back from a copy).
-cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err);
-/// Diagonalization of `s` from `src` (base in units) to the job's buffer, or back: the
-/// tiled kernel where a tile of at least 4 x 4 elements fits local memory (and `tiled`),
-/// else the gather.
-cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
-                    bool to_diagonal, bool tiled, std::string* err);
+/// Every record of the job (`count` of add_copy_kernel, `records` below).
+inline constexpr std::size_t kAllRecords = ~std::size_t{0};
+/// A temporary of `records` of the job's records (all n: and the copy of the buffer into
+/// it, the first op of the conversions that write the buffer back from a copy; fewer: the
+/// caller copies each chunk in with add_copy_in).
+cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err,
+                             std::size_t records = kAllRecords);
+/// The copy of records [first, first + count) of the job's buffer to the start of `tmp`.
+void add_copy_in(Job& job, cl_mem tmp, std::size_t first, std::size_t count);
+/// Diagonalization of `s` from `src` (base in units) to the job's buffer at `dst_base`
+/// (units), or back: the tiled kernel where a tile of at least 4 x 4 elements fits local
+/// memory (and `tiled`), else the gather.
+cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t dst_base,
+                    const DiagonalShape& s, bool to_diagonal, bool tiled, std::string* err);
 /// A plan step AoS <-> DIAG / DIAG_MAIN of the job's buffer (whole planes): the buffer
-/// copied to a temporary, then diagonalized from there back into place (or undone).
+/// copied to a temporary, then diagonalized from there back into place (or undone), in
+/// chunks of whole planes through one temporary of a chunk (scratch_records).
 cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err);
 /// The clipping copy of `rect` out of the diagonalized planes at `src` (out) or back in.
 cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                          const Rect& rect, bool out, std::string* err);
-/// `count` of add_copy_kernel: every record of the job.
-inline constexpr std::size_t kAllRecords = ~std::size_t{0};
 /// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a
 /// record within the local budget), which also converts a part of an array.
 bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to);

@@ -522,8 +522,8 @@ MarshalResult Marshaler::enqueue_diagonal(cl_command_queue queue, cl_mem src,
       *impl_, queue, src, src_offset, bytes, dst, dst_offset, bytes, shape,
       shape.planes * shape.ny * shape.nx,
       [&](detail::Job& job, std::string* why) {
-        return detail::add_diagonal(job, src, src_offset / job.unit, shape, to_diagonal, tiled,
-                                    why);
+        return detail::add_diagonal(job, src, src_offset / job.unit, job.base, shape, to_diagonal,
+                                    tiled, why);
       },
       num_wait, wait, done);
 }

@@ -16,6 +16,34 @@ bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to)
          job.rec.size() + 16 <= tile_local_budget(job.m.lim, job.m.opt);
 }
 
+namespace {
+
+/// dl_copy_map (kernel `k`) of n records from `src` (base in units) to the job's buffer at
+/// `dst_base` (units): every unit read at its place in `from`, written at its place in `to`.
+cl_int add_map_copy(Job& job, cl_kernel k, cl_mem src, std::uint64_t src_base,
+                    std::uint64_t dst_base, std::size_t n, const Layout& from, const Layout& to) {
+  const std::size_t wg = job.m.work_group(k);
+  Op op;
+  op.kernel = "dl_copy_map";
+  op.local = wg;
+  const std::size_t units = n * job.ru;
+  op.global = job.groups((units + wg - 1) / wg) * wg;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(dst_base))
+      .arg(cl_ulong(n))
+      .arg(cl_uint(job.ru))
+      .arg(cl_ulong(from.width(n)))
+      .arg(cl_ulong(to.width(n)))
+      .arg(job.uni)
+      .arg(job.table);
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
                        const Layout& to, std::string* err, std::size_t lo, std::size_t count) {
   const bool aos_da = tiled_transpose_takes(job, from, to);
@@ -63,44 +91,47 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
         .local_arg((TB * per + 15) / 16 * 16)
         .arg(cl_uint(pad ? 1 : 0));
   } else {
-    const std::size_t units = job.n * job.ru;
-    op.global = job.groups((units + wg - 1) / wg) * wg;
-    op.arg(src)
-        .arg(cl_ulong(src_base))
-        .arg(job.buffer)
-        .arg(cl_ulong(job.base))
-        .arg(cl_ulong(job.n))
-        .arg(cl_uint(job.ru))
-        .arg(cl_ulong(from.width(job.n)))
-        .arg(cl_ulong(to.width(job.n)))
-        .arg(job.uni)
-        .arg(job.table);
+    return add_map_copy(job, k, src, src_base, job.base, job.n, from, to);
   }
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
 }
 
-cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err) {
-  const std::size_t bytes = job.n * job.rec.size();
+cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err, std::size_t records) {
+  const std::size_t bytes = std::min(records, job.n) * job.rec.size();
   if (cl_int e = job.alloc(bytes, tmp); e != CL_SUCCESS) {
     *err = "allocating a temporary of " + std::to_string(bytes) + " bytes failed (OpenCL error " +
            std::to_string(e) + ")";
     return e;
   }
-  Op copy;
-  copy.kind = Op::Kind::Copy;
-  copy.src = job.buffer;
-  copy.src_off = job.offset;
-  copy.dst = *tmp;
-  copy.bytes = bytes;
-  job.ops.push_back(copy);
+  if (records >= job.n) add_copy_in(job, *tmp, 0, job.n);
   return CL_SUCCESS;
 }
 
+void add_copy_in(Job& job, cl_mem tmp, std::size_t first, std::size_t count) {
+  Op copy;
+  copy.kind = Op::Kind::Copy;
+  copy.src = job.buffer;
+  copy.src_off = job.offset + first * job.rec.size();
+  copy.dst = tmp;
+  copy.bytes = count * job.rec.size();
+  job.ops.push_back(copy);
+}
+
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
+  const std::size_t chunk = scratch_records(job.m.opt, job.n, step, job.rec.size());
   cl_mem tmp = nullptr;
-  if (cl_int e = add_copy_to_temporary(job, &tmp, err); e != CL_SUCCESS) return e;
-  return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
+  if (cl_int e = add_copy_to_temporary(job, &tmp, err, chunk); e != CL_SUCCESS) return e;
+  if (chunk >= job.n) return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
+  // Chunks of whole tiles of both layouts: each is the same map over its own records.
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, "dl_copy_map", &k, err); e != CL_SUCCESS) return e;
+  for (std::size_t lo = 0; lo < job.n; lo += chunk) {
+    const std::size_t count = std::min(chunk, job.n - lo);
+    add_copy_in(job, tmp, lo, count);
+    add_map_copy(job, k, tmp, 0, job.base + lo * job.ru, count, step.from, step.to);
+  }
+  return CL_SUCCESS;
 }
 
 }  // namespace dl::detail

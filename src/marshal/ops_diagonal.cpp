@@ -9,14 +9,14 @@ namespace {
 
 /// The arguments every kernel of kernels/diagonal.cl starts with.
 Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std::uint64_t src_base,
-               const DiagonalShape& s, cl_uint dir) {
+               std::uint64_t dst_base, const DiagonalShape& s, cl_uint dir) {
   Op op;
   op.kernel = name;
   op.local = wg;
   op.arg(src)
       .arg(cl_ulong(src_base))
       .arg(job.buffer)
-      .arg(cl_ulong(job.base))
+      .arg(cl_ulong(dst_base))
       .arg(cl_ulong(s.ny))
       .arg(cl_ulong(s.nx))
       .arg(cl_ulong(s.planes))
@@ -28,8 +28,8 @@ Op diagonal_op(const Job& job, const char* name, std::size_t wg, cl_mem src, std
 
 }  // namespace
 
-cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
-                    bool to_diagonal, bool tiled, std::string* err) {
+cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t dst_base,
+                    const DiagonalShape& s, bool to_diagonal, bool tiled, std::string* err) {
   const std::size_t unit = job.unit, ru = s.elem / job.unit;
   const std::size_t budget = tile_local_budget(job.m.lim, job.m.opt);
   auto local = [&](std::size_t sd) { return sd * (sd * ru + 1) * unit + 8 * sd; };
@@ -52,7 +52,8 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
     cl_kernel k = nullptr;
     if (cl_int e = job.m.kernel(job.unit, "dl_diag_tiled64", &k, err); e != CL_SUCCESS) return e;
     if (job.m.work_group(k) >= 128) {
-      Op op = diagonal_op(job, "dl_diag_tiled64", 128, src, src_base, s, to_diagonal ? 0 : 1);
+      Op op =
+          diagonal_op(job, "dl_diag_tiled64", 128, src, src_base, dst_base, s, to_diagonal ? 0 : 1);
       // One group per tile, up to 64 times the groups per compute unit of the options
       // (1,024 per unit by default, more than any 1 GiB plane needs), which then loop over
       // the rest: on the H200, 16 resident groups per unit looping over the tiles ran at
@@ -74,7 +75,7 @@ cl_int add_diagonal(Job& job, cl_mem src, std::uint64_t src_base, const Diagonal
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, name, &k, err); e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
-  Op op = diagonal_op(job, name, wg, src, src_base, s, to_diagonal ? 0 : 1);
+  Op op = diagonal_op(job, name, wg, src, src_base, dst_base, s, to_diagonal ? 0 : 1);
   if (tiled) {
     op.global = job.groups(tiles(side)) * wg;
     op.arg(cl_uint(side))
@@ -95,7 +96,7 @@ cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const Dia
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, "dl_diag_clip", &k, err); e != CL_SUCCESS) return e;
   const std::size_t wg = job.m.work_group(k);
-  Op op = diagonal_op(job, "dl_diag_clip", wg, src, src_base, s, out ? 0 : 1);
+  Op op = diagonal_op(job, "dl_diag_clip", wg, src, src_base, job.base, s, out ? 0 : 1);
   const std::uint64_t units = s.planes * rect.h * rect.w * (s.elem / job.unit);
   op.global = job.groups((units + wg - 1) / wg) * wg;
   op.arg(cl_ulong(rect.y0)).arg(cl_ulong(rect.x0)).arg(cl_ulong(rect.h)).arg(cl_ulong(rect.w));
@@ -107,15 +108,28 @@ cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err) {
   const bool to_diagonal = step.from.kind == LayoutKind::AoS;
   const Layout& d = to_diagonal ? step.to : step.from;
   const DiagonalPlanes p = diagonal_planes(job.rec, job.n, d);
+  // Chunks of whole planes through a temporary of one chunk (scratch_records).
+  const std::size_t chunk = scratch_records(job.m.opt, job.n, step, job.rec.size());
   cl_mem tmp = nullptr;
-  if (cl_int e = add_copy_to_temporary(job, &tmp, err); e != CL_SUCCESS) return e;
+  if (cl_int e = add_copy_to_temporary(job, &tmp, err, chunk); e != CL_SUCCESS) return e;
   DiagonalShape s;
   s.ny = p.rows;
   s.nx = p.nx;
-  s.planes = p.planes;
   s.elem = p.elem;
   s.direction = d.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
-  return add_diagonal(job, tmp, 0, s, to_diagonal, true, err);
+  if (chunk >= job.n) {
+    s.planes = p.planes;
+    return add_diagonal(job, tmp, 0, job.base, s, to_diagonal, true, err);
+  }
+  for (std::size_t lo = 0; lo < job.n; lo += chunk) {
+    const std::size_t count = std::min(chunk, job.n - lo);
+    add_copy_in(job, tmp, lo, count);
+    s.planes = count / p.rows;
+    if (cl_int e = add_diagonal(job, tmp, 0, job.base + lo * job.ru, s, to_diagonal, true, err);
+        e != CL_SUCCESS)
+      return e;
+  }
+  return CL_SUCCESS;
 }
 
 }  // namespace dl::detail

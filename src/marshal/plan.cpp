@@ -2,6 +2,8 @@
 // a device with given limits. Pure C++ (no OpenCL calls), so it is tested without a
 // device and the enqueue path can refuse a shape before anything is written.
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 
 #include "marshal_impl.hpp"
 
@@ -171,17 +173,38 @@ std::size_t step_bytes_moved(Algorithm a, std::size_t bytes) {
   }
 }
 
-std::size_t step_extra_bytes(Algorithm a, std::size_t bytes) {
-  switch (a) {
+std::size_t step_extra_bytes(const MarshalOptions& opt, const Record& rec, std::size_t n,
+                             const PlanStep& s) {
+  switch (s.algorithm) {
     case Algorithm::OutOfPlace:
     case Algorithm::Diagonal:
-      return bytes;
+      return scratch_records(opt, n, s, rec.size()) * rec.size();
     default:
       return 0;
   }
 }
 
 }  // namespace
+
+std::size_t scratch_records(const MarshalOptions& opt, std::size_t n, const PlanStep& s,
+                            std::size_t record_bytes) {
+  // The records a chunk holds whole: a plane of a diagonal layout; tiles of both sides of
+  // a tiled pair (their least common multiple; AoS is tiles of one record). DA is one tile
+  // of all n records, and so is a diagonal layout of one plane: not cut.
+  std::size_t whole = n;
+  if (s.algorithm == Algorithm::Diagonal) {
+    whole = (s.from.tiled() ? s.to : s.from).width(n);
+  } else if (s.algorithm == Algorithm::OutOfPlace && s.from.tiled() && s.to.tiled()) {
+    const std::size_t a = s.from.width(n), b = s.to.width(n);
+    if (a < n && b < n) whole = std::lcm(a, b);
+  }
+  if (n == 0 || whole >= n) return n;
+  std::size_t limit = opt.scratch_chunk_bytes ? opt.scratch_chunk_bytes : SIZE_MAX;
+  if (opt.max_extra_bytes) limit = std::min(limit, opt.max_extra_bytes);
+  const std::size_t per = whole * record_bytes;
+  const std::size_t chunks = std::max<std::size_t>(1, limit / per);
+  return chunks >= (n + whole - 1) / whole ? n : chunks * whole;
+}
 
 Layout canonical(const Layout& l, std::size_t n) {
   const std::size_t w = l.width(n);
@@ -238,7 +261,7 @@ Plan diagonal_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Rec
       return;
     }
     p.steps.push_back({Algorithm::Diagonal, a, b});
-    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(Algorithm::Diagonal, bytes));
+    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(opt, rec, n, p.steps.back()));
     p.bytes_moved += step_bytes_moved(Algorithm::Diagonal, bytes);
   };
   if (from != Layout::aos()) leg(from, Layout::aos());
@@ -358,7 +381,7 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   }
   for (const auto& s : steps) {
     p.bytes_moved += step_bytes_moved(s.algorithm, bytes);
-    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(s.algorithm, bytes));
+    p.extra_bytes = std::max(p.extra_bytes, step_extra_bytes(opt, rec, n, s));
   }
   if (opt.max_extra_bytes && p.extra_bytes > opt.max_extra_bytes) {
     p.ok = false;

@@ -78,7 +78,7 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
   for (PlanStep& s : p.steps) {
     std::size_t extra = 0, moved = 2 * bytes;
     if (s.algorithm == Algorithm::OutOfPlace || s.algorithm == Algorithm::Diagonal) {
-      extra = bytes;
+      extra = detail::scratch_records(opt, n, s, R) * R;
       moved = 4 * bytes;
     } else if (s.algorithm == Algorithm::ThreePass) {
       moved = 2 * bytes * detail::three_pass_passes(rec, unit, n);
@@ -101,7 +101,7 @@ void Marshaler::Impl::refine(Plan& p, const Record& rec, std::size_t n, Algorith
             // results on an H100, and the current one is verified on one GPU only
             // (kernels/README.md); out of place is always right.
             s.algorithm = Algorithm::OutOfPlace;
-            extra = bytes;
+            extra = detail::scratch_records(opt, n, s, R) * R;
             moved = 4 * bytes;
           } else {
             p.ok = false;

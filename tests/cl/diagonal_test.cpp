@@ -210,6 +210,35 @@ TEST(Diagonal, LayoutConvertsInPlace) {
     }
 }
 
+// The layout conversions through a bounded temporary: chunks of whole planes (two planes
+// and a part, one plane, and less than a plane: one each), the last chunk shorter, at a
+// buffer offset; against dl::convert both ways, the plan's scratch a chunk.
+TEST(Diagonal, LayoutConvertsInChunksOfPlanes) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  using dl::Layout;
+  const auto row = dl::Record::uniform("f", dl::Scalar::Float, 37);
+  const std::size_t h = 9, planes = 5, n = h * planes, plane = h * row.size();
+  std::uint32_t seed = 700;
+  for (std::size_t chunk : {2 * plane + plane / 2, plane, plane / 3}) {
+    dl::MarshalOptions opt;
+    opt.scratch_chunk_bytes = chunk;
+    dl::Marshaler m(env.context, env.device, nullptr, opt);
+    const std::size_t per = std::max<std::size_t>(1, chunk / plane) * plane;
+    for (bool main : {false, true}) {
+      const dl::Plan p = m.plan(row, n, Layout::aos(), Layout::diag(h, main));
+      ASSERT_TRUE(p.ok) << p.reason;
+      EXPECT_EQ(p.extra_bytes, per) << chunk;
+      for (const Layout& other : {Layout::aos(), Layout::asta(4)}) {
+        SCOPED_TRACE(::testing::Message() << "chunks of " << chunk << " bytes, "
+                                          << (main ? "main " : "secondary ") << other.str());
+        dltest::check_pair(m, row, n, other, Layout::diag(h, main), dl::Algorithm::Auto, seed++,
+                           16);
+      }
+    }
+  }
+}
+
 TEST(Diagonal, LayoutPlansAndRefusals) {
   REQUIRE_CL();
   auto& m = *ClEnv::get().marshaler;

@@ -275,8 +275,8 @@ TEST(MarshalBasic, FirstEventOpensTheSpanOfSeveralCommands) {
     // AoS -> DA goes through ASTA (two steps); AoS -> ASTA(8) is one kernel.
     for (const Layout& to : {Layout::da(), Layout::asta(8)}) {
       cl_event done = nullptr;
-      auto r = m.enqueue(q, buf.mem, 0, rec, n, Layout::aos(), to, Algorithm::Auto, 0, nullptr,
-                         &done);
+      auto r =
+          m.enqueue(q, buf.mem, 0, rec, n, Layout::aos(), to, Algorithm::Auto, 0, nullptr, &done);
       ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
       ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
       const bool several = r.plan.steps.size() > 1 || r.kernels > 1;

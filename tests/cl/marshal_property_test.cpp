@@ -5,6 +5,8 @@
 // the input bit-exactly. Inputs random, output guards checked (cl_env.hpp).
 // Plus the error contract: refused shapes, failed builds and failed allocations leave
 // the buffer untouched.
+#include <tuple>
+
 #include "cl_env.hpp"
 
 namespace {
@@ -262,6 +264,52 @@ TEST(MarshalErrors, ScratchLimitRefusesBeforeWriting) {
     clFinish(env.queue);
     EXPECT_TRUE(buf.read() == in);
   }
+}
+
+// Out of place through a bounded temporary: chunks of whole tiles of both layouts (T,
+// the least common multiple of two widths), of one tile where the bound is below it, the
+// last chunk shorter and ending in a partial tile; against dl::convert both ways. The
+// plan's scratch is one chunk, and a scratch limit (max_extra_bytes) cuts chunks instead
+// of refusing the conversion, except into DA (one tile of all n records).
+TEST(MarshalScratch, OutOfPlaceInChunksOfWholeTiles) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  std::uint32_t seed = 9000;
+  for (std::uint32_t r : {3u, 11u, 17u}) {
+    const dl::Record rec = random_record(r);
+    const std::size_t R = rec.size();
+    for (std::size_t bound : {std::size_t{1}, 5 * 24 * R + 7, 50 * 24 * R}) {
+      dl::MarshalOptions opt;
+      opt.scratch_chunk_bytes = bound;
+      dl::Marshaler m(env.context, env.device, nullptr, opt);
+      for (auto [from, to, tiles] : std::vector<std::tuple<Layout, Layout, std::size_t>>{
+               {Layout::aos(), Layout::asta(8), 8},
+               {Layout::asta(6), Layout::asta(8), 24},
+               {Layout::asta(24), Layout::aos(), 24}}) {
+        const std::size_t n = 24 * 13 + 5;
+        const dl::Plan p = m.plan(rec, n, from, to, Algorithm::OutOfPlace);
+        ASSERT_TRUE(p.ok) << p.reason;
+        const std::size_t per = std::min(n, std::max<std::size_t>(1, bound / (tiles * R)) * tiles);
+        EXPECT_EQ(p.extra_bytes, per * R) << from.str() << " -> " << to.str() << ", " << bound;
+        SCOPED_TRACE(::testing::Message() << rec.describe() << " chunks of " << bound << " bytes "
+                                          << from.str() << " -> " << to.str());
+        dltest::check_pair(m, rec, n, from, to, Algorithm::OutOfPlace, seed++, 8);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  dl::MarshalOptions opt;
+  const dl::Record rec = random_record(5);
+  opt.max_extra_bytes = 32 * rec.size();
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
+  const std::size_t n = 32 * 40 + 3;
+  dl::Plan p = m.plan(rec, n, Layout::aos(), Layout::asta(32), Algorithm::OutOfPlace);
+  ASSERT_TRUE(p.ok) << p.reason;
+  EXPECT_EQ(p.extra_bytes, 32 * rec.size());
+  dltest::check_pair(m, rec, n, Layout::aos(), Layout::asta(32), Algorithm::OutOfPlace, seed++);
+  p = m.plan(rec, n, Layout::aos(), Layout::da(), Algorithm::OutOfPlace);
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.reason.find("scratch"), std::string::npos) << p.reason;
 }
 
 TEST(MarshalErrors, ScratchAllocationFailureLeavesBufferUntouched) {
