@@ -53,6 +53,7 @@ Marshaler* Runtime::marshaler(cl_context c, cl_device_id d) {
                      : tp == "off" ? MarshalOptions::Prefer::Never
                                    : MarshalOptions::Prefer::Device;
       o.build_program = build_program;
+      o.scratch_chunk_bytes = static_cast<std::size_t>(controls.DL_SCRATCH_CHUNK);
       // The report and the trace time a conversion of several commands whole.
       o.first_event = controls.profiling();
       o.load_plan = [](const std::string& key, const std::function<bool(const std::string&)>& use) {
