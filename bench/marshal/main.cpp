@@ -6,11 +6,18 @@
 //                    [--algos barrier-sync,...] [--app-json a.json,b.json] [--json out.json]
 //                    [--row-budget-ms 1500] [--resume out.json] [--instance-cycles auto]
 //                    [--build-options "-DX=1"] [--tile-groups-per-cu 2]
-//                    [--work-group-size 0] [--tile-local-bytes 0]
+//                    [--work-group-size 0] [--tile-local-bytes 0] [--scratch-chunk-mib 64]
+//                    [--shapes zyx-yzx-c16,planes-1024]
 //
 // --groups: sweep (records of S floats), table1 (the paper's matrices), swap (swaps of two
 // adjacent dimensions of a float array: records of rows, docs/remappings.md), diag
-// (diagonalization of float planes, out of place, both directions; not in the default).
+// (diagonalization of float planes, out of place, both directions; not in the default),
+// diag-layout (the same planes diagonalized in place as a layout, AoS <-> DIAG(ny): through
+// the bounded temporary, Algorithm::Diagonal; not in the default).
+// --shapes: only these shapes of the groups that convert a buffer in place (sweep, table1,
+// swap, diag-layout, app): their names as the output prints them.
+// --scratch-chunk-mib: MarshalOptions::scratch_chunk_bytes in MiB (0: one temporary of the
+// whole buffer), the chunks of the conversions through a temporary.
 // --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
 // (MarshalOptions::instance_cycles).
 // --build-options: appended to the marshaling programs' build options (kernel variants).
@@ -60,8 +67,9 @@ struct Bench {
   dl::Marshaler& m;
   int repeats = 5, warmup = 1;
   std::size_t full_verify_bytes = 64u << 20;
-  double row_budget_ms = 1500;  // stop repeating a row once its measured rounds took this
-  std::set<std::string> algos;  // empty: all
+  double row_budget_ms = 1500;   // stop repeating a row once its measured rounds took this
+  std::set<std::string> algos;   // empty: all
+  std::set<std::string> shapes;  // empty: all
   std::map<std::size_t, json> copies;
   json rows = json::array();
   int wrong = 0;
@@ -316,6 +324,7 @@ void print_row(const json& w) {
 void run_buffer(Bench& B, const std::string& group, const std::string& shape, const dl::Record& rec,
                 std::size_t n, const std::vector<Job>& jobs) {
   std::vector<Job> todo;
+  if (!B.shapes.empty() && !B.shapes.count(shape)) return;
   for (const auto& j : jobs)
     if (B.algos.empty() || B.algos.count(j.copy ? "tiled-transpose" : dl::algorithm_name(j.alg)))
       todo.push_back(j);
@@ -536,6 +545,7 @@ int main(int argc, char** argv) try {
   mopt.tile_groups_per_cu = std::size_t(args.num("tile-groups-per-cu", 2));
   mopt.work_group_size = std::size_t(args.num("work-group-size", 0));
   mopt.tile_local_bytes = std::size_t(args.num("tile-local-bytes", 0));
+  mopt.scratch_chunk_bytes = std::size_t(args.real("scratch-chunk-mib", 64) * 1048576.0);
   dl::Marshaler m(d.context, d.device, nullptr, mopt);
   Bench B(d, ref, m);
   B.repeats = int(args.num("repeats", 5));
@@ -543,6 +553,7 @@ int main(int argc, char** argv) try {
   B.full_verify_bytes = std::size_t(args.num("full-verify-mib", 64)) << 20;
   B.row_budget_ms = args.real("row-budget-ms", 1500.0);
   for (const auto& a : args.words("algos", {})) B.algos.insert(a);
+  for (const auto& a : args.words("shapes", {})) B.shapes.insert(a);
   const std::size_t size = std::size_t(args.real("size-mib", 1024) * 1048576.0);
   const auto groups = args.words("groups", {"sweep", "table1"});
   const auto Ss = args.list("S", {2, 5, 9, 19, 32});
@@ -586,6 +597,7 @@ int main(int argc, char** argv) try {
                {"instance_cycles", cycles},
                {"build_options", mopt.build_options},
                {"tile_groups_per_cu", mopt.tile_groups_per_cu},
+               {"scratch_chunk_bytes", mopt.scratch_chunk_bytes},
                {"work_group_size", mopt.work_group_size},
                {"tile_local_bytes", mopt.tile_local_bytes},
                {"timing",
@@ -685,6 +697,27 @@ int main(int argc, char** argv) try {
     }
   }
   if (has("diag")) run_diagonal(B, size);
+  if (has("diag-layout")) {
+    // Planes of ny rows of nx floats as a layout (records: the rows), in place through the
+    // bounded temporary: many small planes, a few large ones, one plane (never cut).
+    struct Planes {
+      const char* name;
+      std::size_t ny, nx;
+    };
+    const std::size_t f = size / sizeof(float);
+    for (const Planes& sh :
+         {Planes{"planes-1024", 1024, 1024}, Planes{"planes-4096", 4096, 4096},
+          Planes{"planes-1000x999", 1000, 999}, Planes{"one-plane", f / 8192, 8192}}) {
+      const std::size_t planes = f / (sh.ny * sh.nx);
+      if (planes == 0) continue;
+      const auto rec = dl::Record::uniform(sh.name, dl::Scalar::Float, unsigned(sh.nx));
+      const std::uint32_t ny = std::uint32_t(sh.ny);
+      run_buffer(B, "diag-layout", sh.name, rec, planes * sh.ny,
+                 {{aos, dl::Layout::diag(ny), A::Diagonal},
+                  {aos, dl::Layout::diag(ny, true), A::Diagonal}});
+      save();
+    }
+  }
   // Marshaling cost of the applications' buffers (bench/apps write these descriptions).
   for (const auto& file : args.words("app-json", {})) {
     const json app = json::parse(dlb::read_text(file));
