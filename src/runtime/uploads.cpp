@@ -3,7 +3,9 @@
 // each converted on a queue of DL's own while the next one is transferred. A buffer kept
 // in DA cannot take its chunks in place (a chunk's records go all over the buffer): its
 // chunks land in two staging buffers by turns, and each is scattered from there to its
-// DA places. Either way the buffer arrives in its kernels' layout and the next launch
+// DA places. A buffer kept diagonalized (DIAG) takes chunks of whole planes the same way,
+// each diagonalized from its staging buffer into its planes (a plane is not converted in
+// place). Either way the buffer arrives in its kernels' layout and the next launch
 // converts nothing.
 #include <spdlog/spdlog.h>
 
@@ -46,8 +48,9 @@ struct Events {
   cl_event last() const { return list.empty() ? nullptr : list.back(); }
 };
 
-/// One upload: the buffer, its layout and the chunks' geometry; `staging` (into DA: the
-/// kStaging buffers chunks land in, owned by the upload) or empty (in place, ASTA).
+/// One upload: the buffer, its layout and the chunks' geometry; `staging` (into DA or a
+/// diagonal layout: the kStaging buffers chunks land in, owned by the upload) or empty
+/// (in place, ASTA).
 class Upload {
  public:
   Upload(Runtime& rt, BufferState& b, cl_command_queue q, const QueueInfo& qi, Marshaler& m,
@@ -163,17 +166,27 @@ class Upload {
   }
 
   /// Converts records [lo, lo + n) on the side queue after `after`: in place, or (into
-  /// DA) from the staging buffer of chunk `c` to their places.
+  /// DA) from the staging buffer of chunk `c` to their places, or (into a diagonal
+  /// layout, whole planes) diagonalized from it into their planes.
   bool convert(std::size_t c, std::size_t lo, std::size_t n, const Layout& from, const Layout& to,
                cl_event after) {
     cl_event done = nullptr;
     const cl_uint nw = after ? 1 : 0;
     const cl_event* wl = after ? &after : nullptr;
-    MarshalResult r = staging_.empty()
-                          ? m_.enqueue(side_, b_.mem, lo * rec_.size(), rec_, n, from, to,
-                                       rt_.algorithm, nw, wl, &done)
-                          : m_.enqueue_copy_part(side_, staging_[c % kStaging], 0, b_.mem, 0, rec_,
-                                                 n_, lo, n, to, nw, wl, &done);
+    MarshalResult r;
+    if (staging_.empty()) {
+      r = m_.enqueue(side_, b_.mem, lo * rec_.size(), rec_, n, from, to, rt_.algorithm, nw, wl,
+                     &done);
+    } else if (to.tiled()) {
+      r = m_.enqueue_copy_part(side_, staging_[c % kStaging], 0, b_.mem, 0, rec_, n_, lo, n, to, nw,
+                               wl, &done);
+    } else {
+      const DiagonalPlanes p = diagonal_planes(rec_, n_, to);
+      const DiagonalShape s{p.rows, p.nx, n / p.rows, p.elem,
+                            to.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary};
+      r = m_.enqueue_diagonal(side_, staging_[c % kStaging], 0, b_.mem, lo * rec_.size(), s, true,
+                              true, nw, wl, &done);
+    }
     if (r.status != CL_SUCCESS) {
       why_ = fmt::format("{} ({})", r.error, r.status);
       return false;
@@ -288,15 +301,18 @@ std::string unsplittable(Runtime& rt, BufferState& b, const QueueInfo& qi, std::
     if (chunk_records > kStagedRecords)
       chunk_records = (chunk_records + kStagedRecords - 1) / kStagedRecords * kStagedRecords;
   } else {
-    chunk_records = std::max<std::uint64_t>(1, bytes / (b.layout.tile * r)) * b.layout.tile;
+    // Whole tiles (ASTA), whole planes (a diagonal layout; one plane of all n: one chunk).
+    const std::size_t w = b.layout.width(b.n);
+    chunk_records = std::max<std::uint64_t>(1, bytes / (w * r)) * w;
   }
   if (b.n <= chunk_records) return "it is not larger than one chunk (DL_UPLOAD_CHUNK)";
   return {};
 }
 
-/// The staging buffers of an upload into DA of chunks of `chunk_records`, into `out`;
-/// returns why there are none (empty when there are). The scatter is asked with no
-/// records first: it refuses a record it cannot stage before anything is enqueued.
+/// The staging buffers of an upload into DA (or a diagonal layout) of chunks of
+/// `chunk_records`, into `out`; returns why there are none (empty when there are). Into DA
+/// the scatter is asked with no records first: it refuses a record it cannot stage before
+/// anything is enqueued (the diagonalization's plan was made before).
 std::string stage(Runtime& rt, Marshaler& mar, const BufferState& b, cl_context ctx,
                   cl_command_queue q, std::size_t chunk_records, std::vector<cl_mem>& out) {
   const std::size_t bytes = chunk_records * b.record.size();
@@ -312,6 +328,7 @@ std::string stage(Runtime& rt, Marshaler& mar, const BufferState& b, cl_context 
     }
     out.push_back(s);
   }
+  if (!b.layout.tiled()) return {};
   MarshalResult r =
       mar.enqueue_copy_part(q, out[0], 0, b.mem, 0, b.record, b.n, 0, 0, b.layout, 0, nullptr);
   if (r.status != CL_SUCCESS) {
@@ -334,9 +351,9 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
   std::unique_lock<std::mutex> lock(rt.mutex);
   rt.enter(lock);
   BufferState* b = rt.buffer(m);
-  if (!b || b->layout.kind == LayoutKind::AoS || !b->layout.tiled() || !b->n || size > b->size)
-    return std::nullopt;
-  const bool staged = b->layout.kind == LayoutKind::DA;
+  if (!b || b->layout.kind == LayoutKind::AoS || !b->n || size > b->size) return std::nullopt;
+  // Into DA and the diagonal layouts through staging buffers; into ASTA in place.
+  const bool staged = b->layout.kind == LayoutKind::DA || !b->layout.tiled();
   const QueueInfo qi = rt.queue(q);
   std::size_t chunk_records = 0;
   std::string why = unsplittable(rt, *b, qi, size, nw, wl, chunk_records);
@@ -348,8 +365,10 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
       why.empty() ? b->n - (b->n - 1) / chunk_records * chunk_records : chunk_records;
   for (std::size_t n : {chunk_records, last}) {
     if (!why.empty() || (staged && n != chunk_records)) break;
-    Plan p = staged ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::OutOfPlace)
-                    : mar->plan(b->record, n, Layout::aos(), b->layout, rt.algorithm);
+    Plan p = !b->layout.tiled()
+                 ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::Diagonal)
+             : staged ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::OutOfPlace)
+                      : mar->plan(b->record, n, Layout::aos(), b->layout, rt.algorithm);
     std::string build_log;
     if (!p.ok)
       why = "no plan: " + p.reason;
