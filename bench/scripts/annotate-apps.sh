@@ -31,6 +31,9 @@ sed '/^\/\/DL:/s/const p\[n\]$/const p[n] -> DA/' "$root/bench/upload/upload.cl"
 grep -q -- '-> DA' "$tmp/upload_da.cl"
 "$annot" "$tmp/upload_da.cl" -o "$root/bench/upload/upload_da.rewritten.cl"
 echo "annotate-apps: $root/bench/upload/upload_da.rewritten.cl"
+# The records as planes of rows of floats, diagonalized (-> DIAG): uploads into DIAG.
+"$annot" "$root/bench/upload/upload_diag.cl" -o "$root/bench/upload/upload_diag.rewritten.cl"
+echo "annotate-apps: $root/bench/upload/upload_diag.rewritten.cl"
 # The kernels of dl-bench-stage, staged in local memory (bench/stage).
 "$annot" --stage-local --Werror "$root/tests/annotate/stage/kernels.cl" -o "$root/bench/stage/staged.cl"
 echo "annotate-apps: $root/bench/stage/staged.cl"

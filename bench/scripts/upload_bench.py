@@ -3,7 +3,7 @@
 
     bench/scripts/upload_bench.py --build BUILD --out results.json [--runs 5] [--mib 1024]
                                   [--steps 20] [--chunks default] [--pinned]
-                                  [--kernel upload_da.rewritten.cl]
+                                  [--kernel upload_da.rewritten.cl] [--rows-per-plane H]
 
 Each run (interleaved, in alternating order) starts dl-bench-upload natively, under
 `dl-run --policy always` with DL_UPLOAD_CHUNK=0 (the write replaces the buffer in AoS and
@@ -16,7 +16,9 @@ last one's end): `hidden_fraction` = overlapping conversion time / conversion ti
 `exposed_conversion_ms_per_step`, the conversion time outside the transfer. The JSON holds
 every run's step times and the medians, the device, the date and the command.
 --kernel names the rewritten kernel (next to dl-bench-upload): upload.rewritten.cl (ASTA,
-the default) or upload_da.rewritten.cl (the records as discrete arrays: uploads into DA).
+the default) or upload_da.rewritten.cl (the records as discrete arrays: uploads into DA),
+or upload_diag.rewritten.cl with --rows-per-plane H (planes of H records diagonalized:
+uploads into DIAG).
 """
 import argparse
 import datetime
@@ -82,11 +84,14 @@ def main():
     ap.add_argument("--chunks", default="default")
     ap.add_argument("--pinned", action="store_true")
     ap.add_argument("--kernel", default="upload.rewritten.cl")
+    ap.add_argument("--rows-per-plane", type=int, default=0)
     a = ap.parse_args()
     app = os.path.join(a.build, "bench", "upload", "dl-bench-upload")
     dlrun = os.path.join(a.build, "src", "interpose", "dl-run")
     base = [app, "--mib", str(a.mib), "--steps", str(a.steps),
             "--kernel", os.path.join(os.path.dirname(app), a.kernel)] + (["--pinned"] if a.pinned else [])
+    if a.rows_per_plane:
+        base += ["--rows-per-plane", str(a.rows_per_plane)]
     modes = [("native", None), ("convert_at_launch", "0")] + [
         ("upload_chunk_" + c + ("" if c == "default" else "mib"),
          "" if c == "default" else str(int(c) << 20)) for c in a.chunks.split(",")]
@@ -139,7 +144,8 @@ def main():
     out = {"tool": "bench/scripts/upload_bench.py",
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "command": " ".join(sys.argv), "device": device, "mib": a.mib, "steps": a.steps,
-           "runs": a.runs, "pinned": a.pinned, "kernel": a.kernel, "modes": results}
+           "runs": a.runs, "pinned": a.pinned, "kernel": a.kernel,
+           "rows_per_plane": a.rows_per_plane, "modes": results}
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
     for name, _ in modes:

@@ -5,12 +5,15 @@
 // without converting during upload (docs/runtime.md, "Converting during upload").
 //
 //   dl-bench-upload [--mib 1024] [--steps 10] [--pinned] [--kernel FILE] [--json f]
+//                   [--rows-per-plane H]
 //
 // Before the first launch it times three plain writes of the batch (blocking, device time
 // from the write's event and wall time): the transfer alone. Then step 0 (not counted)
 // and --steps steps, each: write the next batch (non-blocking), launch, read the result
 // (blocking); wall time per step, the kernel's device time. Every result is checked
 // against the CPU (the records hold small integers: the arithmetic is exact).
+// --rows-per-plane H: the kernel takes two more arguments, the planes of H records and H
+// (upload_diag.rewritten.cl reads the records as planes of rows of 12 floats, -> DIAG).
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -69,6 +72,7 @@ int main(int argc, char** argv) try {
   const int steps = static_cast<int>(args.num("steps", 10));
   const bool pinned = args.has("pinned");
   const std::string kernel_file = args.str("kernel", dlb::exe_dir() + "/upload.rewritten.cl");
+  const long rows_per_plane = args.num("rows-per-plane", 0);
   const std::size_t n = mib * (std::size_t{1} << 20) / sizeof(Particle);
   if (n < 1 || n > 0x7fffffff || steps < 1) throw std::runtime_error("bad --mib or --steps");
   const std::size_t bytes = n * sizeof(Particle);
@@ -109,6 +113,12 @@ int main(int argc, char** argv) try {
   dlb::set_arg(k, 0, recs);
   dlb::set_arg(k, 1, out);
   dlb::set_arg(k, 2, n_arg);
+  if (rows_per_plane > 0) {
+    const cl_int h = static_cast<cl_int>(rows_per_plane);
+    const cl_int planes = static_cast<cl_int>(n / static_cast<std::size_t>(rows_per_plane));
+    dlb::set_arg(k, 3, planes);
+    dlb::set_arg(k, 4, h);
+  }
 
   // The transfer alone: the buffer has not met the kernel yet.
   std::vector<double> write_dev, write_wall;
@@ -171,6 +181,7 @@ int main(int argc, char** argv) try {
                       {"DL_POLICY", env("DL_POLICY")},
                       {"DL_UPLOAD_CHUNK", env("DL_UPLOAD_CHUNK")},
                       {"records", n},
+                      {"rows_per_plane", rows_per_plane},
                       {"bytes", bytes},
                       {"pinned", pinned},
                       {"plain_write_device_ms", write_dev},
