@@ -446,7 +446,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   std::shared_ptr<KernelPolicy> kp = auto_policy(rt, ks, l.queue);
   if (may_fail)
     why = "the launch waits on an event that may fail (a user event)";
-  else if (!never_pays(rt, kp))
+  else if (!never_pays(rt, kp) && rt.converts_on(rt.queue(l.queue).device))
     nds = needs(rt, ks, ll, why);
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A

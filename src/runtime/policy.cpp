@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "calibration.hpp"
 
 namespace dl::rt {
@@ -218,6 +220,10 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.why = "DL_POLICY=never";
     return d;
   }
+  if (!rt.converts_on(rt.queue(q).device)) {
+    d.why = "DL_DEVICES=" + rt.controls.DL_DEVICES + " leaves the device's launches AoS";
+    return d;
+  }
   if (mode == "always") {
     d.transform = true;
     return d;
@@ -255,6 +261,58 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   if (!d.transform) d.kp->kept_aos++;
   note(*d.kp, ks.name, d);
   return d;
+}
+
+bool Runtime::converts_on(cl_device_id d) {
+  auto it = device_converts.find(d);
+  if (it != device_converts.end()) return it->second;
+  const std::string& which = controls.DL_DEVICES;
+  bool yes = true;
+  cl_device_type type = 0;
+  if (which == "gpu" || which == "cpu") {
+    real().clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+    yes = which == "gpu" ? (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0
+                         : (type & CL_DEVICE_TYPE_CPU) != 0;
+  } else if (which != "all") {
+    // Indices of the device in its platform's list.
+    std::vector<std::size_t> listed;
+    bool ok = !which.empty();
+    std::size_t v = 0;
+    bool digit = false;
+    for (char c : which + ",") {
+      if (c >= '0' && c <= '9' && v < 1000000) {
+        v = v * 10 + static_cast<std::size_t>(c - '0');
+        digit = true;
+      } else if (c == ',' && digit) {
+        listed.push_back(v);
+        v = 0;
+        digit = false;
+      } else {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) {
+      log().warn(
+          "DL_DEVICES='{}' is not all, gpu, cpu or a list of device indices (0,2): DL "
+          "converts on every device",
+          which);
+    } else {
+      cl_platform_id p = nullptr;
+      cl_uint count = 0;
+      real().clGetDeviceInfo(d, CL_DEVICE_PLATFORM, sizeof p, &p, nullptr);
+      real().clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
+      std::vector<cl_device_id> all(count);
+      if (count) real().clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, all.data(), nullptr);
+      const auto at = std::find(all.begin(), all.end(), d);
+      const std::size_t index = static_cast<std::size_t>(at - all.begin());
+      yes = at != all.end() && std::find(listed.begin(), listed.end(), index) != listed.end();
+    }
+  }
+  log().info("DL_DEVICES={}: {} launches on device {}", which, yes ? "converts for" : "leaves AoS",
+             static_cast<const void*>(d));
+  device_converts[d] = yes;
+  return yes;
 }
 
 std::shared_ptr<KernelPolicy> auto_policy(Runtime& rt, const KernelState& ks, cl_command_queue q) {

@@ -397,6 +397,10 @@ class Runtime {
   std::map<std::string, std::map<std::string, std::pair<double, double>>> recalled_widths;
   bool widths_loaded = false;
   std::map<cl_device_id, std::shared_ptr<const DeviceProfile>> profiles;
+  /// Whether DL converts for launches on device `d` (DL_DEVICES; policy.cpp): devices it
+  /// leaves out keep every buffer their kernels use in AoS.
+  bool converts_on(cl_device_id d);
+  std::map<cl_device_id, bool> device_converts;
   /// The controller's state of kernel `ks` on device `d`; when new, it starts from the
   /// experience of earlier runs (policy.cpp).
   std::shared_ptr<KernelPolicy> policy_for(const KernelState& ks, cl_device_id d);

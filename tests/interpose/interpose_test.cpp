@@ -217,6 +217,34 @@ TEST(Interpose, TwoDevicesOneContext) {
       EXPECT_GE(total(r, "marshals"), 4u);  // ASTA, DA, ASTA, AoS for the read
     }
   }
+  // A layout per device (DL_DEVICES): only device 1's launches convert (advance twice, to
+  // ASTA), device 0's keep AoS (advance, then scale), so the buffer goes to ASTA for
+  // device 1 and back to AoS before each launch on device 0; every device, or none.
+  struct Case {
+    const char* devices;
+    unsigned transformed, kept;
+  };
+  auto kept_aos = [](const Result& r) {
+    std::uint64_t k = 0;
+    if (r.report.is_object())
+      for (const auto& x : r.report["kernels"]) k += x.value("kept_aos", std::uint64_t(0));
+    return k;
+  };
+  for (const Case& c : {Case{"1", 2, 2}, Case{"0", 2, 2}, Case{"cpu", 4, 0}, Case{"gpu", 0, 4},
+                        Case{"0,1", 4, 0}, Case{"7", 0, 4}}) {
+    Result r = run("two_devices", "both", two + " DL_POLICY=always DL_DEVICES=" + c.devices);
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_TRUE(r.output == native_two.output) << c.devices << ": bytes differ\n" << r.log;
+    EXPECT_EQ(total(r, "transformed_launches"), c.transformed) << c.devices << r.report.dump(2);
+    EXPECT_EQ(kept_aos(r), c.kept) << c.devices << r.report.dump(2);
+    EXPECT_EQ(total(r, "fallbacks"), 0u) << c.devices << r.report.dump(2);
+  }
+  // A value DL cannot read converts everywhere, with a warning.
+  Result bad = run("two_devices", "both", two + " DL_POLICY=always DL_DEVICES=gpu,1");
+  ASSERT_EQ(bad.status, 0) << bad.log;
+  EXPECT_TRUE(bad.output == native_two.output) << bad.log;
+  EXPECT_EQ(total(bad, "transformed_launches"), 4u) << bad.report.dump(2);
+  EXPECT_NE(bad.log.find("DL_DEVICES='gpu,1'"), std::string::npos) << bad.log;
 }
 
 TEST(Interpose, DisableIsPassThrough) {
