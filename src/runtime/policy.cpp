@@ -212,6 +212,15 @@ void Runtime::epoch_end(cl_mem m) {
 /// time spent pays for it, so the trial follows the first measured launch.
 constexpr double kNothingToConvertNs = 1;
 
+namespace {
+
+/// Why a launch on a device DL_DEVICES leaves out keeps AoS.
+std::string left_aos(const Runtime& rt) {
+  return "DL_DEVICES=" + rt.controls.DL_DEVICES + " leaves the device's launches AoS";
+}
+
+}  // namespace
+
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<Converting>& converting, std::shared_ptr<KernelPolicy> kp) {
   Decision d;
@@ -221,7 +230,7 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     return d;
   }
   if (!rt.converts_on(rt.queue(q).device)) {
-    d.why = "DL_DEVICES=" + rt.controls.DL_DEVICES + " leaves the device's launches AoS";
+    d.why = left_aos(rt);
     return d;
   }
   if (mode == "always") {
@@ -329,6 +338,10 @@ bool never_pays(Runtime& rt, const std::shared_ptr<KernelPolicy>& kp) {
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building) {
   Decision d;
+  if (!rt.converts_on(rt.queue(q).device)) {  // no build for a device DL leaves AoS
+    d.why = left_aos(rt);
+    return d;
+  }
   d.kp = rt.policy_for(ks, rt.queue(q).device);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;
