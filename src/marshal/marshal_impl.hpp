@@ -215,14 +215,13 @@ struct Job {
 // scratch; nothing reaches the queue until every step was built.
 cl_int add_tile_local(Job& job, const PlanStep& step, std::string* err);
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err);
-/// Every record of the job (`count` of add_copy_kernel, `records` below).
+/// Every record of the job (`count` of add_copy_kernel).
 inline constexpr std::size_t kAllRecords = ~std::size_t{0};
-/// A temporary of `records` of the job's records (all n: and the copy of the buffer into
-/// it, the first op of the conversions that write the buffer back from a copy; fewer: the
-/// caller copies each chunk in with add_copy_in).
-cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err,
-                             std::size_t records = kAllRecords);
-/// The copy of records [first, first + count) of the job's buffer to the start of `tmp`.
+/// A temporary of `records` of the job's records (scratch_records: a chunk of them, or
+/// all), for the conversions that write the buffer back from a copy.
+cl_int add_temporary(Job& job, std::size_t records, cl_mem* tmp, std::string* err);
+/// The copy of records [first, first + count) of the job's buffer to the start of `tmp`:
+/// a chunk into the temporary, before its conversion back into place.
 void add_copy_in(Job& job, cl_mem tmp, std::size_t first, std::size_t count);
 /// Diagonalization of `s` from `src` (base in units) to the job's buffer at `dst_base`
 /// (units), or back: the tiled kernel where a tile of at least 4 x 4 elements fits local

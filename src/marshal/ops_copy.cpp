@@ -97,14 +97,13 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
   return CL_SUCCESS;
 }
 
-cl_int add_copy_to_temporary(Job& job, cl_mem* tmp, std::string* err, std::size_t records) {
-  const std::size_t bytes = std::min(records, job.n) * job.rec.size();
+cl_int add_temporary(Job& job, std::size_t records, cl_mem* tmp, std::string* err) {
+  const std::size_t bytes = records * job.rec.size();
   if (cl_int e = job.alloc(bytes, tmp); e != CL_SUCCESS) {
     *err = "allocating a temporary of " + std::to_string(bytes) + " bytes failed (OpenCL error " +
            std::to_string(e) + ")";
     return e;
   }
-  if (records >= job.n) add_copy_in(job, *tmp, 0, job.n);
   return CL_SUCCESS;
 }
 
@@ -121,8 +120,11 @@ void add_copy_in(Job& job, cl_mem tmp, std::size_t first, std::size_t count) {
 cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
   const std::size_t chunk = scratch_records(job.m.opt, job.n, step, job.rec.size());
   cl_mem tmp = nullptr;
-  if (cl_int e = add_copy_to_temporary(job, &tmp, err, chunk); e != CL_SUCCESS) return e;
-  if (chunk >= job.n) return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
+  if (cl_int e = add_temporary(job, chunk, &tmp, err); e != CL_SUCCESS) return e;
+  if (chunk >= job.n) {  // one chunk: the tiled transpose may take it (AoS <-> DA)
+    add_copy_in(job, tmp, 0, job.n);
+    return add_copy_kernel(job, tmp, 0, step.from, step.to, err);
+  }
   // Chunks of whole tiles of both layouts: each is the same map over its own records.
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, "dl_copy_map", &k, err); e != CL_SUCCESS) return e;

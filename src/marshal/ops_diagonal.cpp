@@ -111,16 +111,12 @@ cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err) {
   // Chunks of whole planes through a temporary of one chunk (scratch_records).
   const std::size_t chunk = scratch_records(job.m.opt, job.n, step, job.rec.size());
   cl_mem tmp = nullptr;
-  if (cl_int e = add_copy_to_temporary(job, &tmp, err, chunk); e != CL_SUCCESS) return e;
+  if (cl_int e = add_temporary(job, chunk, &tmp, err); e != CL_SUCCESS) return e;
   DiagonalShape s;
   s.ny = p.rows;
   s.nx = p.nx;
   s.elem = p.elem;
   s.direction = d.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
-  if (chunk >= job.n) {
-    s.planes = p.planes;
-    return add_diagonal(job, tmp, 0, job.base, s, to_diagonal, true, err);
-  }
   for (std::size_t lo = 0; lo < job.n; lo += chunk) {
     const std::size_t count = std::min(chunk, job.n - lo);
     add_copy_in(job, tmp, lo, count);
