@@ -444,9 +444,11 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   // launches skip the work of evaluating the annotation (a launch-bound application
   // pays it on every launch).
   std::shared_ptr<KernelPolicy> kp = auto_policy(rt, ks, l.queue);
+  // A device DL_DEVICES leaves out keeps AoS like a kernel that never pays.
+  const bool here = rt.converts_on(rt.queue(l.queue).device);
   if (may_fail)
     why = "the launch waits on an event that may fail (a user event)";
-  else if (!never_pays(rt, kp) && rt.converts_on(rt.queue(l.queue).device))
+  else if (here && !never_pays(rt, kp))
     nds = needs(rt, ks, ll, why);
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A
@@ -459,7 +461,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
         const bool free_there = !rt.content_shortcut(*b, nd.to, nd.write_only).empty();
         converting.push_back({nd.mem, nd.n * nd.rec->size(), free_there});
       }
-    const Decision d = decide(rt, ks, l.queue, converting, std::move(kp));
+    const Decision d = here ? decide(rt, ks, l.queue, converting, std::move(kp)) : left_aos(rt);
     if (!d.why.empty()) ks.stats->policy = d.why;
     if (!d.transform) {
       ks.stats->kept_aos++;

@@ -212,14 +212,11 @@ void Runtime::epoch_end(cl_mem m) {
 /// time spent pays for it, so the trial follows the first measured launch.
 constexpr double kNothingToConvertNs = 1;
 
-namespace {
-
-/// Why a launch on a device DL_DEVICES leaves out keeps AoS.
-std::string left_aos(const Runtime& rt) {
-  return "DL_DEVICES=" + rt.controls.DL_DEVICES + " leaves the device's launches AoS";
+Decision left_aos(const Runtime& rt) {
+  Decision d;
+  d.why = "DL_DEVICES=" + rt.controls.DL_DEVICES + " leaves the device's launches AoS";
+  return d;
 }
-
-}  // namespace
 
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<Converting>& converting, std::shared_ptr<KernelPolicy> kp) {
@@ -227,10 +224,6 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   const std::string& mode = rt.controls.DL_POLICY;
   if (mode == "never") {
     d.why = "DL_POLICY=never";
-    return d;
-  }
-  if (!rt.converts_on(rt.queue(q).device)) {
-    d.why = left_aos(rt);
     return d;
   }
   if (mode == "always") {
@@ -337,11 +330,8 @@ bool never_pays(Runtime& rt, const std::shared_ptr<KernelPolicy>& kp) {
 
 Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, double setup_ns,
                       bool building) {
+  if (!rt.converts_on(rt.queue(q).device)) return left_aos(rt);  // no build for it either
   Decision d;
-  if (!rt.converts_on(rt.queue(q).device)) {  // no build for a device DL leaves AoS
-    d.why = left_aos(rt);
-    return d;
-  }
   d.kp = rt.policy_for(ks, rt.queue(q).device);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;

@@ -42,6 +42,10 @@ bool never_pays(Runtime& rt, const std::shared_ptr<KernelPolicy>& kp);
 Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
                 const std::vector<Converting>& converting, std::shared_ptr<KernelPolicy> kp);
 
+/// The decision for a launch on a device DL_DEVICES leaves out (Runtime::converts_on):
+/// keep AoS, with the reason.
+Decision left_aos(const Runtime& rt);
+
 /// At a launch of a kernel whose shadow is not built yet (deferred): build it now
 /// (`transform`), the AoS kernel time spent so far paying for `setup_ns`? Never while
 /// another launch or a background thread is `building` it. Measures the AoS launches
