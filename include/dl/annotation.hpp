@@ -121,6 +121,23 @@ struct LocalAnnotation {
   int line = 0, column = 0;
 };
 
+/// A `gather:` clause, `x[col]`: the kernel's reads `x[col[e]]` take element e of a copy
+/// of x gathered through col (docs/remappings.md, "Indirect copies"). dl-annotate completes
+/// it with both element types (`x:float[col:int]`), which the runtime reads.
+struct GatherAnnotation {
+  std::string name;   // the gathered array (a parameter)
+  std::string index;  // the index array (a parameter)
+  std::string type;   // element type of `name`: a scalar or vector type; empty before dl-annotate
+  std::string index_type;  // integer type of `index`'s elements; empty before dl-annotate
+  int line = 0, column = 0;
+  /// Bytes of one element of `type` (a 3-vector takes 4 elements' room), 0 when `type`
+  /// is not an OpenCL C scalar or vector type.
+  std::size_t elem_size() const;
+  /// Bytes of one index and its signedness; {0, false} when `index_type` is not an
+  /// integer scalar type.
+  std::pair<unsigned, bool> index_kind() const;
+};
+
 /// All annotations of one kernel.
 ///
 /// Annotations name parameters; they bind by name to the parameters the compiler sees
@@ -138,8 +155,9 @@ struct KernelAnnotation {
   /// standing for parameters).
   bool params_exact = true;
   std::vector<BufferAnnotation> buffers;
-  std::vector<LocalAnnotation> locals;  // `local:` clauses
-  int line = 0;                         // line of the first //DL: line
+  std::vector<LocalAnnotation> locals;    // `local:` clauses
+  std::vector<GatherAnnotation> gathers;  // `gather:` clauses
+  int line = 0;                           // line of the first //DL: line
   /// Index of parameter `name` in the compiled list when the text gives it
   /// (params_exact), else -1: never an index that depends on build options.
   int param_index(const std::string& name) const;
@@ -206,5 +224,7 @@ std::vector<int> whole_groups(const KernelAnnotation& ka,
 std::string format_clause(const BufferAnnotation& b);
 /// Formats one buffer of a `local:` clause back to text (`in[w * h]`).
 std::string format_local(const LocalAnnotation& l);
+/// Formats one array of a `gather:` clause back to text (`x:float[col:int]`).
+std::string format_gather(const GatherAnnotation& g);
 
 }  // namespace dl

@@ -211,23 +211,34 @@ class ClauseParser {
   ClauseParser(std::string_view text, int line, int col0, std::vector<AnnotationDiagnostic>& d)
       : t_(text), line_(line), col0_(col0), diags_(d) {}
 
-  /// Parses `AoS: buf, buf ... ; local: buf ...`. Returns false after reporting an error.
-  bool parse(std::vector<BufferAnnotation>& out, std::vector<LocalAnnotation>& locals) {
+  /// Parses `AoS: buf, buf ... ; local: buf ... ; gather: x[col] ...`. Returns false after
+  /// reporting an error.
+  bool parse(std::vector<BufferAnnotation>& out, std::vector<LocalAnnotation>& locals,
+             std::vector<GatherAnnotation>& gathers) {
     while (true) {
       skip();
       if (i_ >= t_.size()) return true;
       const bool local = word("local");
-      if (!local && !word("AoS") && !word("aos"))
-        return error("expected 'AoS:' (the layout the host keeps) or 'local:', found " + found());
+      const bool gather = !local && word("gather");
+      if (!local && !gather && !word("AoS") && !word("aos"))
+        return error("expected 'AoS:' (the layout the host keeps), 'local:' or 'gather:', found " +
+                     found());
       skip();
       if (!eat(':'))
-        return error(std::string("expected ':' after '") + (local ? "local" : "AoS") + "', found " +
-                     found());
+        return error(std::string("expected ':' after '") +
+                     (local    ? "local"
+                      : gather ? "gather"
+                               : "AoS") +
+                     "', found " + found());
       while (true) {
         if (local) {
           LocalAnnotation l;
           if (!staged(l)) return false;
           locals.push_back(std::move(l));
+        } else if (gather) {
+          GatherAnnotation g;
+          if (!gathered(g)) return false;
+          gathers.push_back(std::move(g));
         } else {
           BufferAnnotation b;
           if (!buffer(b)) return false;
@@ -372,6 +383,50 @@ class ClauseParser {
       return error("bad dimension expression: " + err), std::nullopt;
     }
     return e;
+  }
+  /// An array of a `gather:` clause: `x[col]`, completed `x:float[col:int]`.
+  bool gathered(GatherAnnotation& g) {
+    skip();
+    g.column = col();
+    g.line = line_;
+    g.name = ident();
+    if (g.name.empty()) return error("expected an array (parameter) name, found " + found());
+    skip();
+    if (eat(':')) {
+      skip();
+      const std::size_t at = i_;
+      g.type = ident();
+      if (g.type.empty() || !g.elem_size()) {
+        i_ = at;
+        return error("expected the element type of '" + g.name +
+                     "' (a scalar or vector type such as float or int4), found " + found());
+      }
+      skip();
+    }
+    if (!eat('['))
+      return error("expected '[' with the index array of '" + g.name + "' (" + g.name +
+                   "[col]: its reads " + g.name + "[col[i]]), found " + found());
+    skip();
+    g.index = ident();
+    if (g.index.empty()) return error("expected an index array (parameter) name, found " + found());
+    skip();
+    if (eat(':')) {
+      skip();
+      const std::size_t at = i_;
+      g.index_type = ident();
+      if (g.index_type.empty() || !g.index_kind().first) {
+        i_ = at;
+        return error("expected the integer element type of '" + g.index + "', found " + found());
+      }
+      skip();
+    }
+    if (!eat(']'))
+      return error("expected ']' after the index array '" + g.index + "', found " + found());
+    if (g.index == g.name) return error("'" + g.name + "' cannot be its own index array");
+    if (g.type.empty() != g.index_type.empty())
+      return error("'" + g.name + "[" + g.index +
+                   "]' names one element type: give both (as dl-annotate completes them) or none");
+    return true;
   }
   /// A buffer of a `local:` clause: `name[elements]`.
   bool staged(LocalAnnotation& l) {
@@ -623,6 +678,7 @@ SourceAnnotations scan_annotations(std::string_view src,
     std::vector<BufferAnnotation> buffers;
     bool bad;
     std::vector<LocalAnnotation> locals;
+    std::vector<GatherAnnotation> gathers;
   };
   std::vector<Pending> pending;
   int number = 1;
@@ -644,7 +700,7 @@ SourceAnnotations scan_annotations(std::string_view src,
                                        " characters long; the limit is " +
                                        std::to_string(kMaxAnnotationLine)});
         if (!record)
-          pending.push_back({number, pos, {}, true, {}});  // its kernel runs untransformed
+          pending.push_back({number, pos, {}, true, {}, {}});  // its kernel runs untransformed
       } else if (record) {
         try {
           Record r = Record::parse(body.substr(w + 6));
@@ -653,9 +709,9 @@ SourceAnnotations scan_annotations(std::string_view src,
           out.diagnostics.push_back({number, col0 + static_cast<int>(w), true, e.what()});
         }
       } else {
-        Pending p{number, pos, {}, false, {}};
+        Pending p{number, pos, {}, false, {}, {}};
         ClauseParser cp(body, number, col0, out.diagnostics);
-        p.bad = !cp.parse(p.buffers, p.locals);
+        p.bad = !cp.parse(p.buffers, p.locals, p.gathers);
         pending.push_back(std::move(p));
       }
     }
@@ -744,6 +800,59 @@ SourceAnnotations scan_annotations(std::string_view src,
         bad = true;
       }
     }
+    // A gather reads both arrays as the host wrote them: neither may be converted (an AoS:
+    // clause) or staged (a local: clause), and an array is gathered through one index.
+    for (const auto& g : p.gathers) {
+      for (const std::string* n : {&g.name, &g.index})
+        if (k->params_exact && k->param_index(*n) < 0) {
+          out.diagnostics.push_back(
+              {g.line, g.column, true,
+               "'" + *n + "' is not a parameter of kernel '" + sig.name + "'"});
+          bad = true;
+        }
+      auto clash = [&](const std::string& n, const char* what, int line) {
+        out.diagnostics.push_back({g.line, g.column, true,
+                                   "'" + n + "' of the gather " + g.name + "[" + g.index +
+                                       "] is also " + what + " (line " + std::to_string(line) +
+                                       "): a gather reads it as the host wrote it"});
+        bad = true;
+      };
+      for (const std::string* n : {&g.name, &g.index}) {
+        for (const auto& b : k->buffers)
+          if (b.name == *n) clash(*n, "in an AoS: clause", b.line);
+        for (const auto& b : p.buffers)
+          if (b.name == *n) clash(*n, "in an AoS: clause", b.line);
+        for (const auto& l : k->locals)
+          if (l.name == *n) clash(*n, "staged in a local: clause", l.line);
+        for (const auto& l : p.locals)
+          if (l.name == *n) clash(*n, "staged in a local: clause", l.line);
+      }
+      int first = 0;
+      for (const auto& e : k->gathers)
+        if (e.name == g.name) first = e.line;
+      for (const auto& e : p.gathers)
+        if (&e == &g)
+          break;
+        else if (e.name == g.name)
+          first = e.line;
+      if (first) {
+        out.diagnostics.push_back({g.line, g.column, true,
+                                   "'" + g.name + "' of kernel '" + sig.name +
+                                       "' is already gathered (line " + std::to_string(first) +
+                                       ")"});
+        bad = true;
+      }
+    }
+    // ... and an AoS: or local: clause of a later line may not name an array gathered before.
+    for (const Named& b : named)
+      for (const auto& g : k->gathers)
+        if (b.name == g.name || b.name == g.index) {
+          out.diagnostics.push_back({b.line, b.column, true,
+                                     "'" + b.name + "' is read by the gather " + g.name + "[" +
+                                         g.index + "] (line " + std::to_string(g.line) +
+                                         "): a gather reads it as the host wrote it"});
+          bad = true;
+        }
     if (bad) {
       // A kernel with a broken annotation runs untransformed: drop it entirely.
       broken.insert(sig.name);
@@ -751,6 +860,7 @@ SourceAnnotations scan_annotations(std::string_view src,
     }
     k->buffers.insert(k->buffers.end(), p.buffers.begin(), p.buffers.end());
     k->locals.insert(k->locals.end(), p.locals.begin(), p.locals.end());
+    k->gathers.insert(k->gathers.end(), p.gathers.begin(), p.gathers.end());
   }
   std::vector<KernelAnnotation> good;
   for (auto& k : out.kernels)
@@ -887,6 +997,51 @@ std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std
                         {{"v", sc, 1, static_cast<unsigned>(s), 0}});
   return Record::blocks("flat_" + scalar + "_" + std::to_string(s) + "x" + std::to_string(block),
                         sc, static_cast<unsigned>(s), static_cast<unsigned>(block));
+}
+
+std::size_t GatherAnnotation::elem_size() const {
+  std::string_view t = type;
+  unsigned width = 1;
+  if (const auto d = t.find_first_of("0123456789"); d != std::string_view::npos) {
+    if (t.substr(d) == "2")
+      width = 2;
+    else if (t.substr(d) == "3" || t.substr(d) == "4")
+      width = 4;  // a 3-vector takes 4
+    else if (t.substr(d) == "8")
+      width = 8;
+    else if (t.substr(d) == "16")
+      width = 16;
+    else
+      return 0;
+    t = t.substr(0, d);
+  }
+  Scalar sc;
+  if (t.empty() || !parse_scalar(t, sc)) return 0;
+  return scalar_size(sc) * width;
+}
+
+std::pair<unsigned, bool> GatherAnnotation::index_kind() const {
+  Scalar sc;
+  if (!parse_scalar(index_type, sc)) return {0, false};
+  switch (sc) {
+    case Scalar::Char:
+    case Scalar::Short:
+    case Scalar::Int:
+    case Scalar::Long:
+      return {static_cast<unsigned>(scalar_size(sc)), true};
+    case Scalar::UChar:
+    case Scalar::UShort:
+    case Scalar::UInt:
+    case Scalar::ULong:
+      return {static_cast<unsigned>(scalar_size(sc)), false};
+    default:
+      return {0, false};
+  }
+}
+
+std::string format_gather(const GatherAnnotation& g) {
+  if (g.type.empty()) return g.name + "[" + g.index + "]";
+  return g.name + ":" + g.type + "[" + g.index + ":" + g.index_type + "]";
 }
 
 std::string format_local(const LocalAnnotation& l) {

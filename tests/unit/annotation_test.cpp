@@ -436,6 +436,57 @@ TEST(Annotation, WholeGroups) {
             (std::vector<int>{0, 0, -1, 3, 0, 5, 5, 7, 8}));
 }
 
+TEST(Annotation, GatherClauses) {
+  // `gather: x[col]`, alone or next to other clauses; dl-annotate completes both types.
+  auto s = dl::scan_annotations(
+      "//DL: gather: x[col]; AoS: const v[*]\n"
+      "//DL: gather: w:float4[idx:ushort]\n"
+      "__kernel void k(__global const float* x, __global const int* col, __global const V* v,"
+      " __global const float4* w, __global const ushort* idx) {}\n");
+  ASSERT_EQ(s.kernels.size(), 1u) << (s.diagnostics.empty() ? "" : s.diagnostics[0].message);
+  const auto& k = s.kernels[0];
+  ASSERT_EQ(k.gathers.size(), 2u);
+  EXPECT_EQ(k.buffers.size(), 1u);
+  EXPECT_EQ(dl::format_gather(k.gathers[0]), "x[col]");
+  EXPECT_EQ(k.gathers[0].elem_size(), 0u);  // not completed
+  EXPECT_EQ(dl::format_gather(k.gathers[1]), "w:float4[idx:ushort]");
+  EXPECT_EQ(k.gathers[1].elem_size(), 16u);
+  EXPECT_EQ(k.gathers[1].index_kind(), (std::pair<unsigned, bool>{2, false}));
+  EXPECT_EQ(k.gathers[1].line, 2);
+  for (const auto& [t, size] : std::vector<std::pair<std::string, std::size_t>>{
+           {"char", 1}, {"half", 2}, {"double3", 32}, {"uchar16", 16}, {"long8", 64}}) {
+    dl::GatherAnnotation g;
+    g.type = t;
+    EXPECT_EQ(g.elem_size(), size) << t;
+  }
+  dl::GatherAnnotation g;
+  g.index_type = "long";
+  EXPECT_EQ(g.index_kind(), (std::pair<unsigned, bool>{8, true}));
+  // Each is an error naming what is wrong, and the kernel is dropped (it runs untransformed).
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {"//DL: gather: x\n", "expected '['"},
+           {"//DL: gather: x[]\n", "expected an index array"},
+           {"//DL: gather: x[col\n", "expected ']'"},
+           {"//DL: gather: x[x]\n", "its own index"},
+           {"//DL: gather: x:float[col]\n", "give both"},
+           {"//DL: gather: x:struct[col:int]\n", "element type of 'x'"},
+           {"//DL: gather: x:float[col:float]\n", "integer element type"},
+           {"//DL: gather: x[nope]\n", "'nope' is not a parameter"},
+           {"//DL: gather: x[col], x[n]\n", "already gathered"},
+           {"//DL: gather: x[col]; AoS: const col[*]\n", "also in an AoS: clause"},
+           {"//DL: AoS: const x[4][2]\n//DL: gather: x[col]\n", "also in an AoS: clause"},
+           {"//DL: gather: x[col]\n//DL: local: col[4]\n", "read by the gather"},
+           {"//DL: gather x[col]\n", "expected ':' after 'gather'"}}) {
+    auto d = dl::scan_annotations(bad +
+                                  "__kernel void k(__global const float* x, __global "
+                                  "const int* col, int n) {}\n");
+    EXPECT_TRUE(d.kernels.empty()) << bad;
+    ASSERT_FALSE(d.diagnostics.empty()) << bad;
+    EXPECT_NE(d.diagnostics[0].message.find(says), std::string::npos)
+        << bad << ": " << d.diagnostics[0].message;
+  }
+}
+
 TEST(Annotation, LocalClauses) {
   // `local:` names buffers to stage in local memory with their element counts; it mixes
   // with `AoS:` clauses on one line or on lines of their own.
