@@ -162,6 +162,16 @@ struct MarshalResult {
   cl_event first = nullptr;
 };
 
+/// The shape of an indirect copy (a gather): dst[i] = src[index[i]] for i < count.
+struct GatherShape {
+  std::size_t elem = 0;       // bytes of one element of src and dst (1 .. 1 MiB)
+  std::size_t count = 0;      // elements gathered (entries of index read)
+  std::size_t src_elems = 0;  // elements src holds from src_offset: an index outside
+                              // [0, src_elems) gathers an element of zero bytes
+  unsigned index_bytes = 4;   // 1, 2, 4 or 8
+  bool index_signed = true;   // the index type is signed (a negative index is outside)
+};
+
 /// Converts buffers of one context and device. Thread-safe. Programs are built once per
 /// (record shape, T, algorithm) and cached; scratch is allocated per call and released
 /// when the conversion's last kernel completes.
@@ -242,6 +252,22 @@ class Marshaler {
                                       const DiagonalShape& shape, const Rect& rect, bool out,
                                       cl_uint num_wait = 0, const cl_event* wait = nullptr,
                                       cl_event* done = nullptr);
+
+  /// Out of place, an indirect copy (a gather): element i < shape.count of dst[dst_offset]
+  /// receives element index[i] of src[src_offset], index[i] being entry i of the array of
+  /// shape.index_bytes-byte integers (signed or not) at index[index_offset]; an index
+  /// outside [0, shape.src_elems) gives an element of zero bytes (kernels/gather.cl, one
+  /// work-item per unit of dst: stores coalesced). Offsets are in bytes; index_offset must
+  /// be a multiple of shape.index_bytes. Every region must fit its buffer, and the dst
+  /// region must not overlap the src or index region where they share a buffer (src and
+  /// index may). Count 0 is checked alike and enqueues nothing but the marker the wait
+  /// list or `done` asks for. plan.bytes_moved counts the index read and each element's
+  /// read and write.
+  MarshalResult enqueue_gather(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                               cl_mem index, std::size_t index_offset, cl_mem dst,
+                               std::size_t dst_offset, const GatherShape& shape,
+                               cl_uint num_wait = 0, const cl_event* wait = nullptr,
+                               cl_event* done = nullptr);
 
   /// The ASTA tile width the planner recommends on this device.
   std::uint32_t preferred_tile() const;

@@ -27,6 +27,7 @@ extern const char* const tail_shift;
 extern const char* const transpose3;
 extern const char* const tile_square;
 extern const char* const diagonal;
+extern const char* const gather;
 }  // namespace kernels
 
 namespace detail {
@@ -235,6 +236,11 @@ cl_int add_diagonal_layout(Job& job, const PlanStep& step, std::string* err);
 /// The clipping copy of `rect` out of the diagonalized planes at `src` (out) or back in.
 cl_int add_diagonal_clip(Job& job, cl_mem src, std::uint64_t src_base, const DiagonalShape& s,
                          const Rect& rect, bool out, std::string* err);
+/// The gather (Marshaler::enqueue_gather) of shape.count elements into the job's buffer
+/// (at job.base, units of job.unit bytes) from `src` (base in units) by the index entries
+/// at `index` (base in entries of shape.index_bytes bytes): one dl_gather kernel.
+cl_int add_gather(Job& job, cl_mem src, std::uint64_t src_base, cl_mem index,
+                  std::uint64_t index_base, const GatherShape& shape, std::string* err);
 /// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a
 /// record within the local budget), which also converts a part of an array.
 bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to);

@@ -554,6 +554,81 @@ MarshalResult Marshaler::enqueue_diagonal_clip(cl_command_queue queue, cl_mem di
       num_wait, wait, done);
 }
 
+namespace {
+
+/// Why `shape` cannot be gathered with the index at `index_offset` (empty when it can).
+std::string gather_shape_error(const GatherShape& shape, std::size_t index_offset) {
+  if (shape.elem == 0 || shape.elem > kMaxRecordSize)
+    return "an element of " + std::to_string(shape.elem) + " bytes (1 to " +
+           std::to_string(kMaxRecordSize) + ")";
+  const unsigned ib = shape.index_bytes;
+  if (ib != 1 && ib != 2 && ib != 4 && ib != 8)
+    return "an index of " + std::to_string(ib) + " bytes (1, 2, 4 or 8)";
+  if (index_offset % ib)
+    return "an index offset of " + std::to_string(index_offset) +
+           " bytes, not a multiple of the index's " + std::to_string(ib) + " bytes";
+  const std::uint64_t most = ~std::uint64_t{0} / 16 / shape.elem;
+  if (shape.count > most || shape.src_elems > most) return "the gather's size overflows";
+  return {};
+}
+
+/// Whether byte ranges [a, a + an) and [b, b + bn) share a byte.
+bool overlap(std::size_t a, std::size_t an, std::size_t b, std::size_t bn) {
+  return an && bn && a < b + bn && b < a + an;
+}
+
+}  // namespace
+
+MarshalResult Marshaler::enqueue_gather(cl_command_queue queue, cl_mem src, std::size_t src_offset,
+                                        cl_mem index, std::size_t index_offset, cl_mem dst,
+                                        std::size_t dst_offset, const GatherShape& shape,
+                                        cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  Impl& m = *impl_;
+  MarshalResult r;
+  auto fail = [&](cl_int err, std::string why) {
+    r.status = err;
+    r.error = why.empty() ? "OpenCL error " + std::to_string(err) : std::move(why);
+    return r;
+  };
+  if (std::string why = gather_shape_error(shape, index_offset); !why.empty())
+    return fail(CL_INVALID_VALUE, why);
+  const std::size_t src_bytes = shape.src_elems * shape.elem, dst_bytes = shape.count * shape.elem,
+                    index_bytes = shape.count * shape.index_bytes;
+  r.plan.ok = true;
+  r.plan.bytes_moved = 2 * dst_bytes + index_bytes;
+  std::string why;
+  cl_int err = region_ok(m.api, src, src_offset, src_bytes, &why);
+  if (err != CL_SUCCESS) return fail(err, "the source: " + why);
+  err = region_ok(m.api, index, index_offset, index_bytes, &why);
+  if (err != CL_SUCCESS) return fail(err, "the index: " + why);
+  err = region_ok(m.api, dst, dst_offset, dst_bytes, &why);
+  if (err != CL_SUCCESS) return fail(err, "the destination: " + why);
+  if (dst == src && overlap(dst_offset, dst_bytes, src_offset, src_bytes))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  if (dst == index && overlap(dst_offset, dst_bytes, index_offset, index_bytes))
+    return fail(CL_MEM_COPY_OVERLAP, "index and destination overlap");
+  std::lock_guard<std::mutex> lock(m.mu);
+  // Elements of shape.elem bytes in the widest unit dividing the element and both offsets
+  // (the job's geometry without a slot table: the kernel does not read one).
+  const Record rec =
+      Record::blocks("dl_gather", Scalar::UChar, 1, static_cast<unsigned>(shape.elem));
+  detail::Job job(m, rec);
+  job.n = shape.count;
+  job.buffer = dst;
+  job.offset = dst_offset;
+  job.unit = static_cast<unsigned>(detail::offset_unit(rec, dst_offset, src_offset));
+  job.ru = static_cast<std::uint32_t>(shape.elem / job.unit);
+  job.base = dst_offset / job.unit;
+  if (shape.count) {
+    err = detail::add_gather(job, src, src_offset / job.unit, index,
+                             index_offset / shape.index_bytes, shape, &why);
+    if (err != CL_SUCCESS) return fail(err, why);
+  }
+  // No ops (count 0): execute() enqueues only the marker the wait list or `done` asks for.
+  detail::execute(job, queue, num_wait, wait, done, r);
+  return r;
+}
+
 MarshalResult Marshaler::enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset,
                                       cl_mem dst, std::size_t dst_offset, const Record& rec,
                                       std::size_t n, const Layout& from, const Layout& to,

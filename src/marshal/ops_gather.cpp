@@ -1,0 +1,31 @@
+// The indirect copy (kernels/gather.cl): one work-item per destination unit, grid-stride.
+#include "marshal_impl.hpp"
+
+namespace dl::detail {
+
+cl_int add_gather(Job& job, cl_mem src, std::uint64_t src_base, cl_mem index,
+                  std::uint64_t index_base, const GatherShape& shape, std::string* err) {
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, "dl_gather", &k, err); e != CL_SUCCESS) return e;
+  const std::size_t wg = job.m.work_group(k);
+  const std::uint64_t ru = shape.elem / job.unit, units = shape.count * ru;
+  Op op;
+  op.kernel = "dl_gather";
+  op.local = wg;
+  op.global = job.groups((units + wg - 1) / wg) * wg;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(index)
+      .arg(cl_ulong(index_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(job.base))
+      .arg(cl_ulong(shape.count))
+      .arg(cl_ulong(shape.src_elems))
+      .arg(cl_uint(ru))
+      .arg(cl_uint(shape.index_bytes))
+      .arg(cl_uint(shape.index_signed ? 1 : 0));
+  job.ops.push_back(std::move(op));
+  return CL_SUCCESS;
+}
+
+}  // namespace dl::detail
