@@ -3,6 +3,7 @@
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -64,7 +65,63 @@ struct KernelWork {
   };
   std::vector<Staged> staged;           // buffers of `local:` clauses read from local memory
   std::vector<LocalAnnotation> locals;  // the `local:` clauses, completed
+  /// The `gather:` clauses, completed, whose reads x[col[e]] were rewritten (a clause with
+  /// none is dropped with a warning: there is nothing to gather for).
+  std::vector<GatherAnnotation> gathers;
 };
+
+/// The OpenCL C name of a scalar or vector type (`float`, `uint4`), or empty.
+std::string opencl_type_name(QualType t) {
+  t = t.getCanonicalType().getUnqualifiedType();
+  unsigned width = 1;
+  if (const auto* v = t->getAs<ExtVectorType>()) {
+    width = v->getNumElements();
+    t = v->getElementType().getCanonicalType().getUnqualifiedType();
+  }
+  const auto* b = t->getAs<BuiltinType>();
+  if (!b) return {};
+  std::string n;
+  switch (b->getKind()) {
+    case BuiltinType::Char_S:
+    case BuiltinType::SChar:
+      n = "char";
+      break;
+    case BuiltinType::Char_U:
+    case BuiltinType::UChar:
+      n = "uchar";
+      break;
+    case BuiltinType::Short:
+      n = "short";
+      break;
+    case BuiltinType::UShort:
+      n = "ushort";
+      break;
+    case BuiltinType::Int:
+      n = "int";
+      break;
+    case BuiltinType::UInt:
+      n = "uint";
+      break;
+    case BuiltinType::Long:
+      n = "long";
+      break;
+    case BuiltinType::ULong:
+      n = "ulong";
+      break;
+    case BuiltinType::Half:
+      n = "half";
+      break;
+    case BuiltinType::Float:
+      n = "float";
+      break;
+    case BuiltinType::Double:
+      n = "double";
+      break;
+    default:
+      return {};
+  }
+  return width == 1 ? n : n + std::to_string(width);
+}
 
 class Consumer : public ASTConsumer {
  public:
@@ -184,6 +241,7 @@ class Consumer : public ASTConsumer {
       if (w.ok) check_qualifiers(w);
       if (w.ok) choose_layouts(w);
       if (w.ok) stage_locals(w);
+      if (w.ok) gather_reads(w);
     }
     emit(work);
     std::stable_sort(res_.report.begin(), res_.report.end(),
@@ -790,6 +848,99 @@ class Consumer : public ASTConsumer {
     return s;
   }
 
+  /// The `gather:` clauses: each read `x[col[e]]` of the kernel becomes `dl_gather_x[e]`,
+  /// element e of the copy of x gathered through col that the runtime passes in the
+  /// parameter appended for it (docs/remappings.md, "Indirect copies"). Both arrays must
+  /// be pointers to const scalars or vectors (the kernel never writes them: the copy
+  /// holds what they held when the launch began), col's elements integers.
+  void gather_reads(KernelWork& w) {
+    for (const GatherAnnotation& g : w.ann->gathers) {
+      auto fail = [&](const std::string& msg) {
+        de_->Report(at(g.line, g.column), err_id_) << msg;
+        w.ok = false;
+        w.error = true;
+        w.why = msg;
+      };
+      const ParmVarDecl* px = nullptr;
+      const ParmVarDecl* pc = nullptr;
+      for (const ParmVarDecl* p : w.fd->parameters()) {
+        if (p->getName() == g.name) px = p;
+        if (p->getName() == g.index) pc = p;
+      }
+      for (const auto& [p, n] : {std::pair{px, &g.name}, std::pair{pc, &g.index}}) {
+        if (!p) return fail("'" + *n + "' is not a parameter of kernel '" + w.ann->kernel + "'");
+        const QualType t = p->getType();
+        if (!t->isPointerType())
+          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
+                      "] is not a pointer");
+        const QualType e = t->getPointeeType();
+        const LangAS as = e.getAddressSpace();
+        if (as != LangAS::opencl_global && as != LangAS::opencl_constant)
+          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
+                      "] is not in __global or __constant memory");
+        if (!e.isConstQualified() && as != LangAS::opencl_constant)
+          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
+                      "] must point to const: the gathered copy holds what it held when the "
+                      "launch began, so the kernel may not write it");
+      }
+      GatherAnnotation c = g;
+      c.type = opencl_type_name(px->getType()->getPointeeType());
+      c.index_type = opencl_type_name(pc->getType()->getPointeeType());
+      if (c.type.empty() || !c.elem_size())
+        return fail("'" + g.name + "' points to '" +
+                    px->getType()->getPointeeType().getUnqualifiedType().getAsString() +
+                    "': a gather copies scalars or vectors");
+      if (!c.index_kind().first)
+        return fail("'" + g.index + "' points to '" +
+                    pc->getType()->getPointeeType().getUnqualifiedType().getAsString() +
+                    "': the index array of a gather holds integers");
+      // The reads x[col[e]] (in either operand order), not under `&`: the address of an
+      // element of the copy is not the address of that element of x.
+      std::vector<const ArraySubscriptExpr*> reads;
+      auto decl_of = [](const clang::Expr* e) -> const Decl* {
+        const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+        return r ? r->getDecl() : nullptr;
+      };
+      std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+        if (!s) return;
+        if (const auto* a = dyn_cast<ArraySubscriptExpr>(s); a && decl_of(a->getBase()) == px)
+          if (const auto* i = dyn_cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts());
+              i && decl_of(i->getBase()) == pc) {
+            bool address = false;
+            for (const auto& parent : ctx_->getParents(*a))
+              if (const auto* u = parent.get<UnaryOperator>())
+                address = address || u->getOpcode() == UO_AddrOf;
+            if (!address) reads.push_back(a);
+          }
+        for (const Stmt* child : s->children()) walk(child);
+      };
+      walk(w.fd->getBody());
+      const std::string copy = "dl_gather_" + g.name;
+      std::size_t rewritten = 0;
+      for (const ArraySubscriptExpr* a : reads) {
+        const clang::Expr* e =
+            cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts())->getIdx();
+        if (sp_->replace(a, [this, copy, e] { return copy + "[" + sp_->text(e) + "]"; }))
+          ++rewritten;
+      }
+      if (!rewritten) {
+        de_->Report(at(g.line, g.column), warn_id_)
+            << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
+                   "[...]] that DL can take from a gathered copy: the gather is dropped";
+        continue;
+      }
+      w.gathers.push_back(std::move(c));
+    }
+  }
+
+  /// The parameters appended for the gathered copies, after the record counts.
+  static std::string gather_params(const KernelWork& w) {
+    std::string s;
+    for (const GatherAnnotation& g : w.gathers)
+      s += ", __global const " + g.type + "* dl_gather_" + g.name;
+    return s;
+  }
+
   /// The parameter the runtime sets to the records of a buffer annotated `[*]`.
   static std::string whole_param(const std::string& buffer) { return "dl_whole_" + buffer; }
 
@@ -916,6 +1067,7 @@ class Consumer : public ASTConsumer {
       if (!w.inferred)  // an inferred annotation has no lines (its buffers' are the kernel's)
         for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
       for (const auto& l : w.ann->locals) dl_lines.insert(l.line);
+      for (const auto& g : w.ann->gathers) dl_lines.insert(g.line);
       int first_line = dl_lines.empty() ? w.ann->line : *dl_lines.begin();
       if (!w.ok) {
         w.report.transformed = false;
@@ -946,6 +1098,12 @@ class Consumer : public ASTConsumer {
           text += (i ? ", " : "") + format_local(w.locals[i]);
         text += "\n";
       }
+      if (!w.gathers.empty()) {
+        text += "//DL: gather: ";
+        for (std::size_t i = 0; i < w.gathers.size(); ++i)
+          text += (i ? ", " : "") + format_gather(w.gathers[i]);
+        text += "\n";
+      }
       bool first = true;
       for (int l : dl_lines) {
         edits.push_back({line_begin(l), line_end(l), first ? text : std::string(), 0});
@@ -968,14 +1126,14 @@ class Consumer : public ASTConsumer {
       // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
       // buffers all stay AoS, with no helper reached by their pointers, reads them as
       // written: its one copy serves both (the annotation tells the runtime -> AoS).
-      const bool all_aos = w.specs.empty() && w.staged.empty() &&
+      const bool all_aos = w.specs.empty() && w.staged.empty() && w.gathers.empty() &&
                            std::all_of(w.bindings.begin(), w.bindings.end(),
                                        [](const Binding& b) { return b.keep_aos; });
       if (!all_aos) {
         unsigned fb = 0, fe = 0, bb = 0, be = 0;
         sp_->offsets(w.fd->getSourceRange(), fb, fe);
         sp_->offsets(w.fd->getBody()->getSourceRange(), bb, be);
-        if (std::string extra = whole_params(w); !extra.empty()) {
+        if (std::string extra = whole_params(w) + gather_params(w); !extra.empty()) {
           unsigned pb = 0, pe = 0;
           sp_->offsets(w.fd->getParamDecl(w.fd->getNumParams() - 1)->getSourceRange(), pb, pe);
           sp_->insert(pe, extra);

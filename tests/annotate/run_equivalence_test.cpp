@@ -365,6 +365,36 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       }
       ASSERT_EQ(err, CL_SUCCESS) << "argument " << a;
     }
+    // The DL builds' gathered copies (parameters after the application's): what the
+    // runtime gathers, x[col[i]] for every index of col.
+    std::vector<cl_mem> copies;
+    for (std::size_t gi = 0; variants[v].T && gi < ka->gathers.size(); ++gi) {
+      const dl::GatherAnnotation& g = ka->gathers[gi];
+      const auto at = [&](const std::string& n) {
+        return static_cast<std::size_t>(std::find(params.begin(), params.end(), n) -
+                                        params.begin());
+      };
+      ASSERT_LT(at(g.name), params.size());
+      ASSERT_LT(at(g.index), params.size());
+      const Data& xs = inputs[at(g.name)];
+      const Data& cs = inputs[at(g.index)];
+      const std::size_t elem = g.elem_size(), nx = xs.bytes.size() / elem;
+      const auto [ib, is_signed] = g.index_kind();
+      std::vector<unsigned char> copy(cs.bytes.size() / ib * elem);
+      for (std::size_t i = 0; i < cs.bytes.size() / ib; ++i) {
+        std::uint64_t u = 0;
+        std::memcpy(&u, cs.bytes.data() + i * ib, ib);                  // little endian
+        if (is_signed && ib < 8 && (u >> (8 * ib - 1)) != 0) continue;  // negative
+        if (u < nx) std::memcpy(copy.data() + i * elem, xs.bytes.data() + u * elem, elem);
+      }
+      copies.push_back(clCreateBuffer(cl().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                      copy.size(), copy.data(), &err));
+      ASSERT_EQ(err, CL_SUCCESS);
+      ASSERT_EQ(clSetKernelArg(k, static_cast<cl_uint>(params.size() + gi), sizeof(cl_mem),
+                               &copies.back()),
+                CL_SUCCESS)
+          << "the gathered copy of " << g.name;
+    }
     const size_t gs = t.global;
     ASSERT_EQ(clEnqueueNDRangeKernel(cl().queue, k, 1, nullptr, &gs, nullptr, 0, nullptr, nullptr),
               CL_SUCCESS);
@@ -388,6 +418,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       }
       outs.push_back(std::move(got));
     }
+    for (cl_mem c : copies) clReleaseMemObject(c);
     clReleaseKernel(k);
     if (v == 0) {
       reference = outs;
@@ -459,7 +490,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
                                            "defined/conditional.cl", "choice.cl", "counts.cl",
-                                           "swap.cl", "diagonal.cl", "offsets.cl"),
+                                           "swap.cl", "diagonal.cl", "offsets.cl", "gather.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)
