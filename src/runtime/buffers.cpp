@@ -27,6 +27,7 @@ void CL_CALLBACK on_destroyed(cl_mem m, void* data) {
   if (b.layout != Layout::aos()) rt.transformed_buffers--;
   rt.set_content(b, false, false);
   release_accesses(b);
+  rt.gathered_gone(m);
   rt.retire(b);
   if (b.parent) {
     if (BufferState* p = rt.buffer(b.parent)) {
@@ -54,6 +55,7 @@ void track(cl_mem m, cl_context ctx, cl_mem_flags flags, std::size_t size, cl_me
     if (old->second.layout != Layout::aos()) rt.transformed_buffers--;
     rt.set_content(old->second, false, false);
     release_accesses(old->second);
+    rt.gathered_gone(m);
     rt.retire(old->second);
     rt.buffers.erase(old);
   }
@@ -155,6 +157,7 @@ void Runtime::filled(cl_mem m, std::size_t offset, std::size_t size, int byte, b
 }
 
 void Runtime::forget_content() {
+  gathered_written(nullptr);
   if (content_marked == 0) return;
   for (auto& [m, b] : buffers) set_content(b, false, false);
 }

@@ -59,8 +59,17 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   ks.whole_args.assign(ka.buffers.size(), -1);
   ks.whole_set.assign(ka.buffers.size(), 0);
   ks.whole_group = whole_groups(ka, ks.program->ann.records);
+  ks.gather_args.assign(ka.gathers.size(), -1);
   for (cl_uint i = nargs; i < shadow_args; ++i) {
     const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
+    // Then one `__global const T* dl_gather_<x>` per gather: clause.
+    bool gather = false;
+    for (std::size_t g = 0; g < ka.gathers.size(); ++g)
+      if (name == "dl_gather_" + ka.gathers[g].name && ks.gather_args[g] < 0) {
+        ks.gather_args[g] = static_cast<int>(i);
+        gather = true;
+      }
+    if (gather) continue;
     int which = -1;
     for (std::size_t b = 0; b < ka.buffers.size(); ++b)
       if (ks.whole_group[b] == static_cast<int>(b) && name == "dl_whole_" + ka.buffers[b].name &&
@@ -86,6 +95,32 @@ std::string bind(KernelState& ks, cl_uint nargs) {
       if (ks.arg_names[i] == name) return static_cast<int>(i);
     return -1;
   };
+  ks.gather_params.clear();
+  for (std::size_t g = 0; g < ka.gathers.size(); ++g) {
+    const GatherAnnotation& ga = ka.gathers[g];
+    if (ks.gather_args[g] < 0)
+      return fmt::format("'{}' is gathered but its DL build has no argument dl_gather_{}", ga.name,
+                         ga.name);
+    if (!ga.elem_size() || !ga.index_kind().first)
+      return fmt::format(
+          "the gather {} has no element types (an annotation dl-annotate did "
+          "not complete)",
+          format_gather(ga));
+    const int x = index(ga.name), c = index(ga.index);
+    if (x < 0 || c < 0)
+      return fmt::format("the gather {} names '{}', not a parameter of the kernel",
+                         format_gather(ga), x < 0 ? ga.name : ga.index);
+    // The element types the annotation gives must be the compiler's (argument info).
+    for (const auto& [i, want] : {std::pair{x, ga.type}, std::pair{c, ga.index_type}}) {
+      std::string type = arg_string(ks.shadow, static_cast<cl_uint>(i), CL_KERNEL_ARG_TYPE_NAME);
+      while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.pop_back();
+      if (type != want)
+        return fmt::format("the gather {} says '{}' holds {}, the kernel's argument is '{}*'",
+                           format_gather(ga), ks.arg_names[static_cast<std::size_t>(i)], want,
+                           type);
+    }
+    ks.gather_params.emplace_back(x, c);
+  }
   ks.buffer_args.clear();
   for (const auto& b : ka.buffers) {
     const int i = index(b.name);

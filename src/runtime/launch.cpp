@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gathers.hpp"
 #include "policy.hpp"
 #include "programs.hpp"
 #include "runtime.hpp"
@@ -320,9 +321,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
 /// The launch may write every buffer it is given: their bytes are neither undefined nor
 /// uniform any more (after the conversions it needed were decided).
 void written_by(Runtime& rt, const KernelState& ks) {
-  if (rt.content_marked == 0) return;
-  for (const auto& a : ks.args)
-    if (a.mem) rt.touched(a.mem, true);
+  if (rt.content_marked == 0 && rt.gathered.empty()) return;
+  for (std::size_t i = 0; i < ks.args.size(); ++i)
+    if (const cl_mem m = ks.args[i].mem) {
+      rt.touched(m, true);
+      // The arrays its own gathers read are const to the kernel (dl-annotate checks).
+      if (!gathered_arg(ks, i)) rt.gathered_written(m);
+    }
 }
 
 /// Enqueues kernel `k` after `w`, records it as a user of its buffer arguments. A launch
@@ -371,7 +376,8 @@ cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail
 
 /// The shadow kernel on the layouts of `nds`; the fallback when a conversion fails.
 cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
-                          const std::vector<Need>& nds, const Decision& d, std::string& why) {
+                          const std::vector<Need>& nds, const std::vector<GatherUse>& gathers,
+                          const Decision& d, std::string& why) {
   WaitList w(l.num_wait, l.wait, false);
   // Plain buffer arguments, and regions overlapping the annotated ones: AoS.
   for (const auto& a : ks.args) {
@@ -381,6 +387,9 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     if (!annotated && !rt.watched(a.mem)) continue;
     rt.ensure_aos(a.mem, l.queue, w, "a kernel launch", annotated);
   }
+  // The gathered copies, from the AoS bytes, before any conversion (nothing to undo).
+  why = gather_copies(rt, ks, l.queue, gathers, w);
+  if (!why.empty()) return CL_SUCCESS;
   std::uint64_t marshals = 0;
   std::vector<cl_mem> done;
   for (const auto& nd : nds) {
@@ -440,6 +449,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   }
   std::string why;
   std::vector<Need> nds;
+  std::vector<GatherUse> gathers;
   // A kernel the controller judged never to pay keeps AoS whatever it needs: its
   // launches skip the work of evaluating the annotation (a launch-bound application
   // pays it on every launch).
@@ -448,8 +458,10 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   const bool here = rt.converts_on(rt.queue(l.queue).device);
   if (may_fail)
     why = "the launch waits on an event that may fail (a user event)";
-  else if (here && !never_pays(rt, kp))
+  else if (here && !never_pays(rt, kp)) {
     nds = needs(rt, ks, ll, why);
+    if (why.empty()) gathers = gather_needs(rt, ks, why);
+  }
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A
     // conversion that is only a state change (content_shortcut) costs nothing; the way
@@ -461,13 +473,16 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
         const bool free_there = !rt.content_shortcut(*b, nd.to, nd.write_only).empty();
         converting.push_back({nd.mem, nd.n * nd.rec->size(), free_there});
       }
+    // A gather costs about one way of a conversion of its copy.
+    for (const GatherUse& g : gathers)
+      if (g.build) converting.push_back({g.x, g.bytes, true});
     const Decision d = here ? decide(rt, ks, l.queue, converting, std::move(kp)) : left_aos(rt);
     if (!d.why.empty()) ks.stats->policy = d.why;
     if (!d.transform) {
       ks.stats->kept_aos++;
       return launch_plain(rt, ks, l, may_fail, d);
     }
-    cl_int st = launch_transformed(rt, ks, l, nds, d, why);
+    cl_int st = launch_transformed(rt, ks, l, nds, gathers, d, why);
     if (why.empty()) return st;
   }
   log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
@@ -568,7 +583,10 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* u
         propagate_taint(num_events_in_wait_list, event_wait_list, event);
         Runtime& rt = Runtime::get();
         std::lock_guard<std::mutex> lock(rt.mutex);
-        for (cl_uint i = 0; mem_list && i < num_mem_objects; ++i) rt.touched(mem_list[i], true);
+        for (cl_uint i = 0; mem_list && i < num_mem_objects; ++i) {
+          rt.touched(mem_list[i], true);
+          rt.gathered_written(mem_list[i]);
+        }
         return 0;
       },
       0);

@@ -40,6 +40,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void* mapped_p
         BufferState* b = rt.buffer(memobj);
         const bool may_fail = rt.any_tainted(nw, wl);
         rt.touched(memobj, true);  // the host's bytes come back
+        rt.gathered_written(memobj);
         if (!b || !rt.watched(memobj)) {
           cl_int st = real().clEnqueueUnmapMemObject(q, memobj, mapped_ptr, nw, wl, ev);
           if (st == CL_SUCCESS) {

@@ -41,6 +41,7 @@ inline void mark_content(Runtime& rt, std::initializer_list<Use> uses, bool sure
       rt.filled(u.mem, u.lo, u.hi - u.lo, u.fill, !sure);
     else
       rt.touched(u.mem, u.writes);
+    if (u.writes || u.fill >= 0) rt.gathered_written(u.mem);
   }
 }
 

@@ -243,10 +243,11 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
     d.transform = false;
   } else if (!converting.empty()) {
     d.transform = rule.convert(round_trip);
-  } else if (ks.ann().buffers.empty() && !ks.ann().locals.empty()) {
+  } else if (ks.ann().buffers.empty() && (!ks.ann().locals.empty() || !ks.ann().gathers.empty())) {
     // A kernel DL converts nothing for, whose DL build stages buffers in local memory
-    // (`local:` clauses): judged against the application's kernel like a conversion that
-    // costs nothing, so the first launch measures the original and the next the staged.
+    // (`local:` clauses) or reads gathered copies that are up to date: judged against the
+    // application's kernel like a conversion that costs nothing, so the first launch
+    // measures the original and the next the DL build.
     d.transform = rule.convert(kNothingToConvertNs);
   } else {
     d.transform = true;  // already in the kernel's layouts: staying costs nothing

@@ -172,6 +172,9 @@ void Runtime::summary() {
                    name.c_str(), (unsigned long long)k->launches,
                    (unsigned long long)k->transformed_launches, (unsigned long long)k->marshals,
                    k->device_ns / 1e6);
+    if (k->gathers || k->gathers_reused)
+      std::fprintf(stderr, "[dl]     gathered copies: %llu gathered, %llu read again\n",
+                   (unsigned long long)k->gathers, (unsigned long long)k->gathers_reused);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
     if (k->kept_aos || !k->policy.empty())
@@ -233,6 +236,8 @@ void Runtime::write_outputs() {
                     {"fallbacks", s->fallbacks},
                     {"fallback_reasons", json_list(s->fallback_reasons)},
                     {"marshals", s->marshals},
+                    {"gathers", s->gathers},
+                    {"gathers_reused", s->gathers_reused},
                     {"device_ns", s->device_ns}});
     }
     r["policy"] = policy_report();

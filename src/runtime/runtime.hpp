@@ -110,8 +110,9 @@ struct ArgValue {
 struct KernelStats {
   std::uint64_t launches = 0, transformed_launches = 0, fallbacks = 0, marshals = 0;
   std::uint64_t kept_aos = 0;  // launches the profitability controller kept in AoS
-  std::string policy;          // the controller's last decision and its numbers
-  std::string offsets;         // the width of the transformed kernel's offsets, and why
+  std::uint64_t gathers = 0, gathers_reused = 0;  // gathered copies built / read again
+  std::string policy;                             // the controller's last decision and its numbers
+  std::string offsets;  // the width of the transformed kernel's offsets, and why
   std::uint64_t device_ns = 0;
   std::set<std::string> fallback_reasons;
 };
@@ -145,6 +146,10 @@ struct KernelState {
   /// Per annotated buffer, the first buffer of its group of [*] buffers that share one
   /// record count (dl::whole_groups: the smallest of theirs), or -1.
   std::vector<int> whole_group;
+  /// Per `gather:` clause: the shadow's argument `dl_gather_<x>` that takes the gathered
+  /// copy (past the record counts), and the arguments of x and of its index array.
+  std::vector<int> gather_args;
+  std::vector<std::pair<int, int>> gather_params;
   std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
   std::uint32_t app_refs = 1;
@@ -163,6 +168,21 @@ struct BufferStats {
   std::uint64_t state_only = 0;  // layout changes that needed no conversion (content)
   std::uint64_t uploads = 0, upload_chunks = 0;  // writes converted as they landed (uploads.cpp)
   std::set<std::string> algorithms, layouts, kernels;
+};
+
+/// A copy of array x gathered through index array col (a `gather:` clause: x[col[i]]
+/// at i), kept while neither changes (gathers.cpp).
+struct GatheredCopy {
+  cl_mem x = nullptr, index = nullptr;  // the application's buffers (not retained)
+  std::size_t elem = 0;
+  unsigned index_bytes = 0;
+  bool index_signed = false;
+  cl_mem copy = nullptr;  // DL's buffer
+  std::size_t bytes = 0;
+  bool valid = false;                // holds x[col[i]] of the bytes they hold now
+  cl_event built = nullptr;          // its last gather (retained)
+  cl_command_queue queue = nullptr;  // the in-order queue of that gather and every
+                                     // launch that read it since; null: several
 };
 
 /// A command that touched a buffer. `event` may be null for the last command of an
@@ -334,6 +354,12 @@ class Runtime {
   void filled(cl_mem m, std::size_t offset, std::size_t size, int byte, bool may_fail);
   /// A command DL cannot see into may have written any buffer: every mark goes.
   void forget_content();
+  /// Gathered copies (gathers.cpp), and the ones to build again because a command may
+  /// have written the bytes of `m` (all of them for `m` null: a command DL cannot see).
+  std::vector<GatheredCopy> gathered;
+  void gathered_written(cl_mem m);
+  /// Buffer `m` is destroyed (or its handle recycled): its gathered copies go.
+  void gathered_gone(cl_mem m);
   void set_content(BufferState& root, bool undefined, bool uniform, unsigned char byte = 0);
   std::size_t content_marked = 0;  // roots with a mark (0: the hooks skip all this)
 

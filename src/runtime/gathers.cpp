@@ -1,0 +1,191 @@
+// Gathered copies (`gather: x[col]`, docs/remappings.md "Indirect copies"): the DL build
+// of a kernel reads x[col[e]] as element e of a copy of x gathered through col on the
+// device. A copy is kept while neither array changes: every command that may write the
+// bytes of either (host writes, fills, copies, maps, kernels that take them as an
+// argument, commands DL cannot see into) marks it to be gathered again at the next
+// launch that reads it. The application's buffers are only read.
+#include "gathers.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace dl::rt {
+namespace {
+
+bool shares_bytes(Runtime& rt, cl_mem a, const BufferState& b) {
+  const BufferState* x = rt.buffer(a);
+  if (!x) return a == b.mem;
+  const Runtime::Range r = rt.range(*x), o = rt.range(b);
+  return r.root == o.root && r.lo < o.hi && o.lo < r.hi;
+}
+
+std::string name_of(const KernelState& ks, std::size_t i) {
+  return i < ks.arg_names.size() ? ks.arg_names[i] : std::to_string(i);
+}
+
+void drop(GatheredCopy& g) {
+  if (g.copy) real().clReleaseMemObject(g.copy);
+  release(g.built);
+  g.copy = nullptr;
+  g.built = nullptr;
+}
+
+}  // namespace
+
+bool gathered_arg(const KernelState& ks, std::size_t i) {
+  for (const auto& [x, c] : ks.gather_params)
+    if (static_cast<std::size_t>(x) == i || static_cast<std::size_t>(c) == i) return true;
+  return false;
+}
+
+void Runtime::gathered_written(cl_mem m) {
+  if (gathered.empty()) return;
+  const BufferState* b = m ? buffer(m) : nullptr;
+  for (GatheredCopy& g : gathered)
+    if (!m || (b ? shares_bytes(*this, g.x, *b) || shares_bytes(*this, g.index, *b)
+                 : m == g.x || m == g.index))
+      g.valid = false;
+}
+
+void Runtime::gathered_gone(cl_mem m) {
+  auto gone = [&](GatheredCopy& g) {
+    if (g.x != m && g.index != m) return false;
+    drop(g);
+    return true;
+  };
+  gathered.erase(std::remove_if(gathered.begin(), gathered.end(), gone), gathered.end());
+}
+
+std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::string& why) {
+  const KernelAnnotation& ka = ks.ann();
+  std::vector<GatherUse> out;
+  for (std::size_t g = 0; g < ka.gathers.size() && g < ks.gather_params.size(); ++g) {
+    const GatherAnnotation& ga = ka.gathers[g];
+    const auto [xi, ci] = ks.gather_params[g];
+    GatherUse u;
+    u.clause = g;
+    u.x = ks.args[static_cast<std::size_t>(xi)].mem;
+    u.index = ks.args[static_cast<std::size_t>(ci)].mem;
+    const std::string what = "the gather " + format_gather(ga);
+    BufferState* bx = u.x ? rt.buffer(u.x) : nullptr;
+    BufferState* bc = u.index ? rt.buffer(u.index) : nullptr;
+    if (!bx || !bc) {
+      why =
+          fmt::format("{}: argument {} is not a buffer DL tracks", what, !bx ? ga.name : ga.index);
+      return {};
+    }
+    // Bytes that change without a command DL sees (the host's own memory, an image over
+    // them, an open map) would leave a copy stale.
+    for (cl_mem m : {u.x, u.index})
+      for (BufferState* f : rt.family(m))
+        if (f->host_visible || f->images || f->maps) {
+          why = fmt::format("{}: argument {} is {}", what, m == u.x ? ga.name : ga.index,
+                            f->host_visible ? "host-visible memory (CL_MEM_USE_HOST_PTR)"
+                            : f->images     ? "under an image"
+                                            : "mapped");
+          return {};
+        }
+    // The kernel may write its other buffers: none may share bytes with x or col (the
+    // copy holds what they held when the launch began).
+    for (std::size_t j = 0; j < ks.args.size(); ++j) {
+      const cl_mem m = ks.args[j].mem;
+      const BufferState* o = m ? rt.buffer(m) : nullptr;
+      if (!m || gathered_arg(ks, j)) continue;
+      const bool on_x = o ? shares_bytes(rt, u.x, *o) : m == u.x;
+      if (on_x || (o ? shares_bytes(rt, u.index, *o) : m == u.index)) {
+        why = fmt::format("{}: argument {} shares bytes with {}", what, name_of(ks, j),
+                          on_x ? ga.name : ga.index);
+        return {};
+      }
+    }
+    const auto [ib, is_signed] = ga.index_kind();
+    u.shape.elem = ga.elem_size();
+    u.shape.index_bytes = ib;
+    u.shape.index_signed = is_signed;
+    u.shape.count = bc->size / ib;
+    u.shape.src_elems = bx->size / u.shape.elem;
+    u.bytes = std::max<std::size_t>(u.shape.count, 1) * u.shape.elem;
+    for (std::size_t s = 0; s < rt.gathered.size(); ++s) {
+      const GatheredCopy& c = rt.gathered[s];
+      if (c.x == u.x && c.index == u.index && c.elem == u.shape.elem && c.index_bytes == ib &&
+          c.index_signed == is_signed)
+        u.slot = static_cast<int>(s);
+    }
+    u.build = u.slot < 0 || !rt.gathered[static_cast<std::size_t>(u.slot)].valid ||
+              rt.gathered[static_cast<std::size_t>(u.slot)].bytes != u.bytes;
+    out.push_back(u);
+  }
+  return out;
+}
+
+std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
+                          const std::vector<GatherUse>& uses, WaitList& w) {
+  const QueueInfo qi = rt.queue(q);
+  for (const GatherUse& u : uses) {
+    const GatherAnnotation& ga = ks.ann().gathers[u.clause];
+    std::size_t slot = static_cast<std::size_t>(u.slot);
+    if (u.slot < 0) {
+      GatheredCopy c;
+      c.x = u.x;
+      c.index = u.index;
+      c.elem = u.shape.elem;
+      c.index_bytes = u.shape.index_bytes;
+      c.index_signed = u.shape.index_signed;
+      rt.gathered.push_back(c);
+      slot = rt.gathered.size() - 1;
+    }
+    GatheredCopy& c = rt.gathered[slot];
+    if (u.build) {
+      // The earlier copy may still be read by launches this gather does not follow by
+      // queue order: a new buffer then (OpenCL keeps the old one until they are done).
+      if (!c.copy || c.bytes != u.bytes || c.queue != q || !qi.in_order) {
+        drop(c);
+        cl_int err = CL_SUCCESS;
+        if (!rt.controls.fault("alloc"))
+          c.copy = real().clCreateBuffer(qi.context, CL_MEM_READ_WRITE, u.bytes, nullptr, &err);
+        if (!c.copy)
+          return fmt::format(
+              "the gather {}: allocating its copy of {} bytes failed ({})", format_gather(ga),
+              u.bytes,
+              rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
+        c.bytes = u.bytes;
+      }
+      c.valid = false;
+      Marshaler* m = rt.marshaler(qi.context, qi.device);
+      if (!m) return fmt::format("the gather {}: no marshaler for this device", format_gather(ga));
+      rt.order_after_conversions(u.x, q, w);
+      rt.order_after_conversions(u.index, q, w);
+      cl_event done = nullptr;
+      const MarshalResult r =
+          m->enqueue_gather(q, u.x, 0, u.index, 0, c.copy, 0, u.shape, w.size(), w.data(), &done);
+      if (r.status != CL_SUCCESS)
+        return fmt::format("the gather {} failed ({}): {}", format_gather(ga), r.status, r.error);
+      release(c.built);
+      retain(done);
+      c.built = done;
+      c.queue = qi.in_order ? q : nullptr;
+      c.valid = true;
+      w.converted(done);
+      ks.stats->gathers++;
+      log().debug("kernel {}: gathered {} ({} elements of {} bytes)", ks.name, format_gather(ga),
+                  u.shape.count, u.shape.elem);
+    } else {
+      if (c.queue != q || !qi.in_order) {
+        w.add(c.built);  // gathered for another queue: this launch follows it by its event
+        c.queue = nullptr;
+      }
+      ks.stats->gathers_reused++;
+    }
+    const auto at = static_cast<cl_uint>(ks.gather_args[u.clause]);
+    cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof(cl_mem), &c.copy);
+    if (st == CL_SUCCESS && ks.wide)
+      st = real().clSetKernelArg(ks.wide, at, sizeof(cl_mem), &c.copy);
+    if (st != CL_SUCCESS)
+      return fmt::format("the gather {}: setting its copy as argument {} failed ({})",
+                         format_gather(ga), at, st);
+  }
+  return {};
+}
+
+}  // namespace dl::rt

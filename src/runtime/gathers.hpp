@@ -1,0 +1,33 @@
+// Gathered copies for `gather:` clauses at a launch (gathers.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime.hpp"
+
+namespace dl::rt {
+
+/// One gather of a launch: clause `clause` of the kernel's annotation reads x[index[i]].
+struct GatherUse {
+  std::size_t clause = 0;
+  cl_mem x = nullptr, index = nullptr;
+  GatherShape shape;
+  std::size_t bytes = 0;  // of the copy
+  int slot = -1;          // its entry in Runtime::gathered; -1: none yet
+  bool build = false;     // the copy must be gathered (again) before the launch
+};
+
+/// What the gathers of a launch of `ks` need; empty `why` when they can be served.
+std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::string& why);
+
+/// Gathers the copies `uses` needs on `q` (after `w`, which then holds the gathers) and
+/// passes them to the DL builds of `ks`. Why it failed, or empty; a failure leaves
+/// nothing to undo (a copy it could not gather is built again next time).
+std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
+                          const std::vector<GatherUse>& uses, WaitList& w);
+
+/// Whether argument `i` of `ks` is an array its gathers read (the kernel never writes it).
+bool gathered_arg(const KernelState& ks, std::size_t i);
+
+}  // namespace dl::rt
