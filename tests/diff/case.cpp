@@ -19,6 +19,7 @@ const ShapeInfo& info(Shape s) {
 std::string kernel_name(Form f, Shape s) {
   const ShapeInfo& i = info(s);
   if (f == Form::Bump) return "bump";
+  if (f == Form::Gather) return "gath";
   if (!i.record) return "";
   if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
   if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
@@ -73,7 +74,8 @@ const char* form_text(Form f) {
                             "g[n][K] -> ASTA(t), K and t arguments",
                             "g[m][t][K][J] -> [m][K][t][J], arguments",
                             "g[m][t][K] -> DIAG, arguments",
-                            "g[m][t][K] -> DIAG_MAIN, arguments"};
+                            "g[m][t][K] -> DIAG_MAIN, arguments",
+                            "gather: x[idx], bytes"};
   return t[static_cast<int>(f)];
 }
 
@@ -174,6 +176,9 @@ std::string launch_text(const Op& op) {
       break;
     case Form::Sum:
       s << ", n=" << op.n << ", out=b" << op.buf2;
+      break;
+    case Form::Gather:
+      s << ", idx=b" << op.buf3 << ", out=b" << op.buf2 << ", m=" << op.n << ", k=" << op.k;
       break;
     case Form::Pair:
     case Form::Half:

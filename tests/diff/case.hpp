@@ -39,7 +39,9 @@ const ShapeInfo& info(Shape s);
 /// dimensions (`g[m][t][K][J] -> [m][K][t][J]`: m·t records of K rows of J floats, ASTA(t)
 /// of rows; m = 1 swaps the two slowest of three); m, t, K and J are arguments. DiagK and
 /// DiagMK diagonalize planes (`g[m][t][K] -> DIAG` / `DIAG_MAIN`: m planes of t rows of K
-/// floats, each row updated by one work-item); m, t and K are arguments.
+/// floats, each row updated by one work-item); m, t and K are arguments. Gather reads
+/// x[idx[i]] of two byte buffers of any shape (`gather: x[idx]`, x of at least 256 bytes so
+/// that every index is inside it) into a uint buffer: DL reads a gathered copy of x.
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -59,7 +61,8 @@ enum class Form : std::uint8_t {
   UpdTK,
   SwapK,
   DiagK,
-  DiagMK
+  DiagMK,
+  Gather
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -79,7 +82,8 @@ enum class OpKind : std::uint8_t {
   Create,       // buf: shape, mem, records, slack, read_only, seed
   Sub,          // buf = sub-buffer of buf2 at off, size bytes
   Release,      // clReleaseMemObject(buf)
-  Launch,       // form on buf (a), buf2 (b of Pair/Half, out of Sum); n, cap, k, len, g, l
+  Launch,       // form on buf (a), buf2 (b of Pair/Half, out of Sum and Gather), buf3 (the
+                // index of Gather); n, cap, k, len, g, l
   Read,         // off, size, blocking
   ReadRect,     // rect[]: x, y (rows), width, height, buffer pitch, host pitch; blocking
   Write,        // off, size, blocking, seed
@@ -102,6 +106,7 @@ struct Op {
   int phase = 0;   // 0: before the threads, 1: in the threads, 2: after
   int queue = 0;
   int buf = -1, buf2 = -1;
+  int buf3 = -1;       // Gather: the index buffer (buf is x, buf2 the output)
   bool event = false;  // ask for an event (always on out-of-order queues)
   bool blocking = true;
   std::size_t off = 0, off2 = 0, size = 0;

@@ -257,7 +257,33 @@ void Builder::launch_dims(int q, int a, int cap, bool vary) {
                        : -1;  // 0xFFFFFFFF
 }
 
+bool Builder::launch_gather(int q, int a, const std::vector<int>& pool) {
+  // x and idx: any buffers of the pool (x of 256 bytes or more: every byte index is
+  // inside it), the same one or not, not mapped for writing; the output a uint buffer
+  // whose bytes neither shares (a kernel writing what it gathers from would race).
+  auto readable = [&](int b) {
+    const GenBuffer& g = buf(b);
+    return g.alive && (g.map < 0 || g.map_kind == MapKind::Read);
+  };
+  std::vector<int> xs, idxs;
+  for (int b : pool)
+    if (readable(b)) {
+      idxs.push_back(b);
+      if (buf(b).size >= 256) xs.push_back(b);
+    }
+  if (readable(a) && buf(a).size >= 256 && r_.chance(60)) xs = {a};
+  if (xs.empty() || idxs.empty()) return false;
+  const int x = r_.pick(xs), idx = r_.chance(15) ? x : r_.pick(idxs);
+  const int m = n_upto(buf(idx).size);
+  const int out = out_for(m);
+  if (buf(out).root == buf(x).root || buf(out).root == buf(idx).root) return false;
+  launch(q, Form::Gather, x, out, m);
+  c_.ops.back().buf3 = idx;
+  return true;
+}
+
 void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool read_only) {
+  if (r_.chance(6) && launch_gather(q, a, pool)) return;
   const GenBuffer& A = buf(a);
   const ShapeInfo& si = info(A.shape);
   if (!si.record || A.records() == 0) {

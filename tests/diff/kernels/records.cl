@@ -566,3 +566,14 @@ __kernel void fdcap_5(__global float *g, dims_t d, int cap) {
     g[5 * i + 4] += (float)(d.k + 4);
   }
 }
+
+// A gather: DL's build reads x[idx[i]] from a copy of x gathered through idx, gathered
+// again whenever a command may have written either. Bytes: any buffer of 256 bytes or
+// more serves as x, any buffer as idx (also x itself).
+//DL: gather: x[idx]
+__kernel void gath(__global const uchar *x, __global const uchar *idx, __global uint *out, uint m,
+                   int k) {
+  uint i = get_global_id(0);
+  if (i >= m) return;
+  out[i] = out[i] * 7u + (uint)x[idx[i]] * 3u + (uint)x[idx[m - 1u - i]] + (uint)k;
+}
