@@ -163,4 +163,12 @@ double timed_diagonal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl
   });
 }
 
+double timed_gather(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src,
+                    cl_mem index, cl_mem dst, const dl::GatherShape& shape,
+                    dl::MarshalResult* result) {
+  return timed_after_spacer(ref, result, [&](cl_event* done) {
+    return m.enqueue_gather(d.queue, src, 0, index, 0, dst, 0, shape, 0, nullptr, done);
+  });
+}
+
 }  // namespace dlbm

@@ -53,5 +53,9 @@ double timed_copy(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem
 double timed_diagonal(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src,
                       cl_mem dst, const dl::DiagonalShape& shape, bool to_diagonal, bool tiled,
                       dl::MarshalResult* result);
+/// Marshaler::enqueue_gather, timed as the other kernels.
+double timed_gather(const dlb::Device& d, Reference& ref, dl::Marshaler& m, cl_mem src,
+                    cl_mem index, cl_mem dst, const dl::GatherShape& shape,
+                    dl::MarshalResult* result);
 
 }  // namespace dlbm

@@ -13,7 +13,10 @@
 // adjacent dimensions of a float array: records of rows, docs/remappings.md), diag
 // (diagonalization of float planes, out of place, both directions; not in the default),
 // diag-layout (the same planes diagonalized in place as a layout, AoS <-> DIAG(ny): through
-// the bounded temporary, Algorithm::Diagonal; not in the default).
+// the bounded temporary, Algorithm::Diagonal; not in the default), gather (the indirect
+// copy of Marshaler::enqueue_gather, a copy of --size-mib gathered from a source of the
+// same size through int indices: in order, within a band of 64 elements, at random;
+// floats and float4s; not in the default).
 // --shapes: only these shapes of the groups that convert a buffer in place (sweep, table1,
 // swap, diag-layout, app): their names as the output prints them.
 // --scratch-chunk-mib: MarshalOptions::scratch_chunk_bytes in MiB (0: one temporary of the
@@ -442,6 +445,83 @@ void run_diagonal(Bench& B, std::size_t size) {
   }
 }
 
+/// The indirect copy (docs/remappings.md, "Indirect copies"): dst[i] = src[index[i]] for
+/// a dst of `size` bytes from a src of as many elements, int indices in order (a copy
+/// through an index), within +-64 elements of i (a banded matrix's columns) and uniform
+/// over src; verified once against the CPU (every element up to --full-verify-mib, else
+/// sampled). The rate counts the copy's bytes read and written, as the copy kernel's does
+/// (the index is 4 bytes more per element read: 1/elem of the copy more).
+void run_gather(Bench& B, std::size_t size) {
+  for (std::size_t elem : {std::size_t{4}, std::size_t{16}}) {
+    const std::size_t count = size / elem;
+    if (count == 0 || count > 0x7fffffff) continue;
+    const std::size_t bytes = count * elem;
+    std::vector<unsigned char> src(bytes);
+    std::uint32_t s = 12345;
+    for (auto& c : src) c = static_cast<unsigned char>((s = s * 1664525u + 1013904223u) >> 24);
+    cl_mem x = dlb::make_buffer(B.d, bytes), dst = dlb::make_buffer(B.d, bytes),
+           idx = dlb::make_buffer(B.d, count * 4);
+    dlb::write(B.d, x, src.data(), bytes);
+    const json& c = B.copy(bytes);
+    for (const char* pattern : {"in-order", "band-64", "random"}) {
+      std::vector<std::int32_t> index(count);
+      for (std::size_t i = 0; i < count; ++i) {
+        s = s * 1664525u + 1013904223u;
+        const std::int64_t j = pattern[0] == 'i'   ? std::int64_t(i)
+                               : pattern[0] == 'b' ? std::int64_t(i) + std::int64_t(s >> 25) - 64
+                                                   : std::int64_t(s % count);
+        index[i] = std::int32_t(std::clamp<std::int64_t>(j, 0, std::int64_t(count) - 1));
+      }
+      dlb::write(B.d, idx, index.data(), count * 4);
+      const dl::GatherShape gs{elem, count, count, 4, true};
+      json row{
+          {"group", "gather"}, {"shape", std::string(pattern) + "-" + std::to_string(elem) + "B"},
+          {"elem", elem},      {"count", count},
+          {"bytes", bytes},    {"algorithm", "gather"}};
+      std::vector<double> ms;
+      dl::MarshalResult res;
+      for (int r = -B.warmup; r < B.repeats; ++r) {
+        const double t = dlbm::timed_gather(B.d, B.ref, B.m, x, idx, dst, gs, &res);
+        if (t < 0) break;
+        if (r >= 0) ms.push_back(t);
+      }
+      if (ms.empty()) {
+        row["status"] = "error";
+        row["reason"] = res.error;
+        B.rows.push_back(row);
+        continue;
+      }
+      std::vector<unsigned char> got(bytes);
+      dlb::read(B.d, dst, got.data(), bytes);
+      bool right = true;
+      const std::size_t step = bytes <= B.full_verify_bytes ? 1 : 9973;
+      for (std::size_t i = 0; i < count && right; i += step)
+        right = std::memcmp(&got[i * elem], &src[std::size_t(index[i]) * elem], elem) == 0;
+      std::sort(ms.begin(), ms.end());
+      const double med = ms[ms.size() / 2], gbps = 2e-6 * double(bytes) / med;
+      row["ms"] = med;
+      row["gbps"] = gbps;
+      row["ratio_to_copy"] = gbps / c["reference_gbps"].get<double>();
+      row["repeats"] = ms.size();
+      row["kernels"] = res.kernels;
+      if (!right) {
+        ++B.wrong;
+        row["reason"] = "WRONG RESULT";
+        std::fprintf(stderr, "*** WRONG RESULT: gather %s\n",
+                     row["shape"].get<std::string>().c_str());
+      }
+      std::printf("gather %-16s %8.3f ms %7.1f GB/s %5.1f%% of copy%s\n",
+                  row["shape"].get<std::string>().c_str(), med, gbps,
+                  100 * row["ratio_to_copy"].get<double>(), right ? "" : " WRONG");
+      std::fflush(stdout);
+      B.rows.push_back(row);
+    }
+    clReleaseMemObject(x);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(idx);
+  }
+}
+
 json targets(const json& rows) {
   struct Target {
     const char* name;
@@ -697,6 +777,10 @@ int main(int argc, char** argv) try {
     }
   }
   if (has("diag")) run_diagonal(B, size);
+  if (has("gather")) {
+    run_gather(B, size);
+    save();
+  }
   if (has("diag-layout")) {
     // Planes of ny rows of nx floats as a layout (records: the rows), in place through the
     // bounded temporary: many small planes, a few large ones, one plane (never cut).
