@@ -168,6 +168,8 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       c.valid = true;
       w.converted(done);
       ks.stats->gathers++;
+      if (rt.controls.profiling())
+        rt.profile(done, "gather " + format_gather(ga), "gather", q, ks.stats, nullptr);
       log().debug("kernel {}: gathered {} ({} elements of {} bytes)", ks.name, format_gather(ga),
                   u.shape.count, u.shape.elem);
     } else {

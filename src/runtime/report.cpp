@@ -173,8 +173,9 @@ void Runtime::summary() {
                    (unsigned long long)k->transformed_launches, (unsigned long long)k->marshals,
                    k->device_ns / 1e6);
     if (k->gathers || k->gathers_reused)
-      std::fprintf(stderr, "[dl]     gathered copies: %llu gathered, %llu read again\n",
-                   (unsigned long long)k->gathers, (unsigned long long)k->gathers_reused);
+      std::fprintf(stderr, "[dl]     gathered copies: %llu gathered (%.3f ms), %llu read again\n",
+                   (unsigned long long)k->gathers, k->gather_ns / 1e6,
+                   (unsigned long long)k->gathers_reused);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
     if (k->kept_aos || !k->policy.empty())
@@ -238,6 +239,7 @@ void Runtime::write_outputs() {
                     {"marshals", s->marshals},
                     {"gathers", s->gathers},
                     {"gathers_reused", s->gathers_reused},
+                    {"gather_ns", s->gather_ns},
                     {"device_ns", s->device_ns}});
     }
     r["policy"] = policy_report();

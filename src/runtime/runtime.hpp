@@ -111,6 +111,7 @@ struct KernelStats {
   std::uint64_t launches = 0, transformed_launches = 0, fallbacks = 0, marshals = 0;
   std::uint64_t kept_aos = 0;  // launches the profitability controller kept in AoS
   std::uint64_t gathers = 0, gathers_reused = 0;  // gathered copies built / read again
+  std::uint64_t gather_ns = 0;                    // the gathers' device time
   std::string policy;                             // the controller's last decision and its numbers
   std::string offsets;  // the width of the transformed kernel's offsets, and why
   std::uint64_t device_ns = 0;
