@@ -47,3 +47,40 @@ __kernel void dl_gather(__global const U* restrict src, ulong sbase,
     }
   }
 }
+
+#if DL_UNIT_BYTES <= 4
+#if DL_UNIT_BYTES == 1
+typedef uchar4 dl_gather_u4;
+#elif DL_UNIT_BYTES == 2
+typedef ushort4 dl_gather_u4;
+#else
+typedef uint4 dl_gather_u4;
+#endif
+// Elements of one unit of at most 4 bytes (a float, an int, a short, a byte) through
+// 4-byte indices: four consecutive elements per work-item, their indices loaded as one
+// vector and the four source loads independent of each other, stored as one vector. One
+// element per work-item left a 4-byte gather at under half the speed of the 16-byte one
+// on the H200 (bench/results/h200/gather.json). The last count % 4 elements go to the
+// first work-items, one each.
+__kernel void dl_gather4(__global const U* restrict src, ulong sbase,
+                         __global const uint* restrict index, ulong ibase,
+                         __global U* restrict dst, ulong dbase, ulong count, ulong src_elems,
+                         uint index_signed) {
+  const ulong step = get_global_size(0), quads = count / 4;
+  for (ulong g = get_global_id(0); g < quads; g += step) {
+    const uint4 i = vload4(0, index + ibase + 4 * g);
+    const ulong4 p = index_signed ? as_ulong4(convert_long4(as_int4(i))) : convert_ulong4(i);
+    U v0 = p.s0 < src_elems ? src[sbase + p.s0] : (U)(0);
+    U v1 = p.s1 < src_elems ? src[sbase + p.s1] : (U)(0);
+    U v2 = p.s2 < src_elems ? src[sbase + p.s2] : (U)(0);
+    U v3 = p.s3 < src_elems ? src[sbase + p.s3] : (U)(0);
+    vstore4((dl_gather_u4)(v0, v1, v2, v3), 0, dst + dbase + 4 * g);
+  }
+  const ulong t = quads * 4 + get_global_id(0);
+  if (t < count) {
+    const uint i = index[ibase + t];
+    const ulong p = index_signed ? (ulong)(long)(int)i : (ulong)i;
+    dst[dbase + t] = p < src_elems ? src[sbase + p] : (U)(0);
+  }
+}
+#endif
