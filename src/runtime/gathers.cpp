@@ -24,6 +24,24 @@ std::string name_of(const KernelState& ks, std::size_t i) {
   return i < ks.arg_names.size() ? ks.arg_names[i] : std::to_string(i);
 }
 
+/// The device time of the copy's last gather once it completed on a queue with profiling
+/// (the controller prices the next one with it: a gather at random runs far below the
+/// copy's rate that prices a conversion).
+void measure(GatheredCopy& g) {
+  if (!g.built || g.gather_ns > 0) return;
+  cl_int st = CL_QUEUED;
+  cl_ulong start = 0, end = 0;
+  if (real().clGetEventInfo(g.built, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) ==
+          CL_SUCCESS &&
+      st == CL_COMPLETE &&
+      real().clGetEventProfilingInfo(g.built, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                     nullptr) == CL_SUCCESS &&
+      real().clGetEventProfilingInfo(g.built, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                     nullptr) == CL_SUCCESS &&
+      end > start)
+    g.gather_ns = static_cast<double>(end - start);
+}
+
 void drop(GatheredCopy& g) {
   if (g.copy) real().clReleaseMemObject(g.copy);
   release(g.built);
@@ -114,6 +132,11 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
     }
     u.build = u.slot < 0 || !rt.gathered[static_cast<std::size_t>(u.slot)].valid ||
               rt.gathered[static_cast<std::size_t>(u.slot)].bytes != u.bytes;
+    if (u.build && u.slot >= 0) {
+      GatheredCopy& c = rt.gathered[static_cast<std::size_t>(u.slot)];
+      measure(c);
+      u.cost_ns = c.gather_ns;
+    }
     out.push_back(u);
   }
   return out;
@@ -150,6 +173,7 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
               u.bytes,
               rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
         c.bytes = u.bytes;
+        c.gather_ns = 0;  // another size: measured again
       }
       c.valid = false;
       Marshaler* m = rt.marshaler(qi.context, qi.device);
@@ -161,6 +185,7 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
           m->enqueue_gather(q, u.x, 0, u.index, 0, c.copy, 0, u.shape, w.size(), w.data(), &done);
       if (r.status != CL_SUCCESS)
         return fmt::format("the gather {} failed ({}): {}", format_gather(ga), r.status, r.error);
+      measure(c);
       release(c.built);
       retain(done);
       c.built = done;

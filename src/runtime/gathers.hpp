@@ -16,6 +16,7 @@ struct GatherUse {
   std::size_t bytes = 0;  // of the copy
   int slot = -1;          // its entry in Runtime::gathered; -1: none yet
   bool build = false;     // the copy must be gathered (again) before the launch
+  double cost_ns = 0;     // what its last gather took on the device (0: not measured)
 };
 
 /// What the gathers of a launch of `ks` need; empty `why` when they can be served.

@@ -473,9 +473,9 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
         const bool free_there = !rt.content_shortcut(*b, nd.to, nd.write_only).empty();
         converting.push_back({nd.mem, nd.n * nd.rec->size(), free_there});
       }
-    // A gather costs about one way of a conversion of its copy.
+    // A gather costs what the last one took, else about one way of a conversion of its copy.
     for (const GatherUse& g : gathers)
-      if (g.build) converting.push_back({g.x, g.bytes, true});
+      if (g.build) converting.push_back({g.x, g.bytes, true, g.cost_ns});
     const Decision d = here ? decide(rt, ks, l.queue, converting, std::move(kp)) : left_aos(rt);
     if (!d.why.empty()) ks.stats->policy = d.why;
     if (!d.transform) {

@@ -235,7 +235,9 @@ Decision decide(Runtime& rt, const KernelState& ks, cl_command_queue q,
   auto profile = rt.profile(d.kp->device);
   double round_trip = 0;
   for (const Converting& c : converting)
-    if (profile && profile->valid)
+    if (c.measured_ns > 0)
+      round_trip += c.measured_ns;
+    else if (profile && profile->valid)
       round_trip += c.free_there ? profile->to_aos_ns(c.bytes) : profile->round_trip_ns(c.bytes);
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
   ConversionPolicy& rule = d.kp->rule;

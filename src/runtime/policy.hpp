@@ -24,6 +24,7 @@ struct Converting {
   cl_mem mem = nullptr;
   std::size_t bytes = 0;
   bool free_there = false;
+  double measured_ns = 0;  // > 0: what it cost when last done (a gather), used as it is
 };
 
 /// Under DL_POLICY=auto, the controller's rule of this kernel on the queue's device

@@ -182,6 +182,7 @@ struct GatheredCopy {
   std::size_t bytes = 0;
   bool valid = false;                // holds x[col[i]] of the bytes they hold now
   cl_event built = nullptr;          // its last gather (retained)
+  double gather_ns = 0;              // the device time of a gather, once measured
   cl_command_queue queue = nullptr;  // the in-order queue of that gather and every
                                      // launch that read it since; null: several
 };
