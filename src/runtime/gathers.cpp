@@ -60,10 +60,16 @@ bool gathered_arg(const KernelState& ks, std::size_t i) {
 void Runtime::gathered_written(cl_mem m) {
   if (gathered.empty()) return;
   const BufferState* b = m ? buffer(m) : nullptr;
+  std::vector<std::shared_ptr<KernelPolicy>> ended;
   for (GatheredCopy& g : gathered)
-    if (!m || (b ? shares_bytes(*this, g.x, *b) || shares_bytes(*this, g.index, *b)
-                 : m == g.x || m == g.index))
+    if (g.valid && (!m || (b ? shares_bytes(*this, g.x, *b) || shares_bytes(*this, g.index, *b)
+                             : m == g.x || m == g.index))) {
       g.valid = false;
+      ended.insert(ended.end(), g.policies.begin(), g.policies.end());
+    }
+  if (ended.empty()) return;
+  std::lock_guard<std::mutex> lock(policy_mutex);
+  for (const auto& kp : ended) kp->rule.epoch_end();
 }
 
 void Runtime::gathered_gone(cl_mem m) {
@@ -143,7 +149,8 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
 }
 
 std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
-                          const std::vector<GatherUse>& uses, WaitList& w) {
+                          const std::vector<GatherUse>& uses, WaitList& w,
+                          const std::shared_ptr<KernelPolicy>& kp) {
   const QueueInfo qi = rt.queue(q);
   for (const GatherUse& u : uses) {
     const GatherAnnotation& ga = ks.ann().gathers[u.clause];
@@ -159,6 +166,8 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       slot = rt.gathered.size() - 1;
     }
     GatheredCopy& c = rt.gathered[slot];
+    if (kp && std::find(c.policies.begin(), c.policies.end(), kp) == c.policies.end())
+      c.policies.push_back(kp);
     if (u.build) {
       // The earlier copy may still be read by launches this gather does not follow by
       // queue order: a new buffer then (OpenCL keeps the old one until they are done).

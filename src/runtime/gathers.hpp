@@ -23,10 +23,12 @@ struct GatherUse {
 std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::string& why);
 
 /// Gathers the copies `uses` needs on `q` (after `w`, which then holds the gathers) and
-/// passes them to the DL builds of `ks`. Why it failed, or empty; a failure leaves
-/// nothing to undo (a copy it could not gather is built again next time).
+/// passes them to the DL builds of `ks`; `kp` (the controller's rule of the launch, or
+/// null) has its epoch ended when a copy it read goes stale. Why it failed, or empty; a
+/// failure leaves nothing to undo (a copy it could not gather is built again next time).
 std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
-                          const std::vector<GatherUse>& uses, WaitList& w);
+                          const std::vector<GatherUse>& uses, WaitList& w,
+                          const std::shared_ptr<KernelPolicy>& kp);
 
 /// Whether argument `i` of `ks` is an array its gathers read (the kernel never writes it).
 bool gathered_arg(const KernelState& ks, std::size_t i);

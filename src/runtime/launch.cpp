@@ -388,7 +388,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     rt.ensure_aos(a.mem, l.queue, w, "a kernel launch", annotated);
   }
   // The gathered copies, from the AoS bytes, before any conversion (nothing to undo).
-  why = gather_copies(rt, ks, l.queue, gathers, w);
+  why = gather_copies(rt, ks, l.queue, gathers, w, d.kp);
   if (!why.empty()) return CL_SUCCESS;
   std::uint64_t marshals = 0;
   std::vector<cl_mem> done;

@@ -180,9 +180,12 @@ struct GatheredCopy {
   bool index_signed = false;
   cl_mem copy = nullptr;  // DL's buffer
   std::size_t bytes = 0;
-  bool valid = false;                // holds x[col[i]] of the bytes they hold now
-  cl_event built = nullptr;          // its last gather (retained)
-  double gather_ns = 0;              // the device time of a gather, once measured
+  bool valid = false;        // holds x[col[i]] of the bytes they hold now
+  cl_event built = nullptr;  // its last gather (retained)
+  double gather_ns = 0;      // the device time of a gather, once measured
+  /// The controller's rules of the kernels that read it: a write to x or col ends their
+  /// epoch, as a host access ends the epoch of a converted buffer.
+  std::vector<std::shared_ptr<KernelPolicy>> policies;
   cl_command_queue queue = nullptr;  // the in-order queue of that gather and every
                                      // launch that read it since; null: several
 };
