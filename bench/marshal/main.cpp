@@ -351,6 +351,26 @@ void run_buffer(Bench& B, const std::string& group, const std::string& shape, co
   clReleaseMemObject(buf);
 }
 
+/// The timing of an out-of-place row (diag, gather): its median of `ms`, its rate (the
+/// copy's bytes read and written) and ratio to the copy `c`; a wrong result counted and
+/// said on stderr (`what` names the row).
+void complete_row(Bench& B, json& row, std::vector<double> ms, const dl::MarshalResult& res,
+                  const json& c, std::size_t bytes, bool right, const char* what) {
+  std::sort(ms.begin(), ms.end());
+  const double med = ms[ms.size() / 2], gbps = 2e-6 * double(bytes) / med;
+  row["ms"] = med;
+  row["gbps"] = gbps;
+  row["ratio_to_copy"] = gbps / c["reference_gbps"].get<double>();
+  row["repeats"] = ms.size();
+  row["kernels"] = res.kernels;
+  if (!right) {
+    ++B.wrong;
+    row["reason"] = "WRONG RESULT";
+    std::fprintf(stderr, "*** WRONG RESULT: %s %s\n", what,
+                 row["shape"].get<std::string>().c_str());
+  }
+}
+
 /// Diagonalization (docs/remappings.md): planes of floats filling `size` bytes, square,
 /// wider, taller and a batch of small planes, both directions of diagonals, to the
 /// diagonals and back, the tiled kernel and the gather; each verified once against the
@@ -420,22 +440,11 @@ void run_diagonal(Bench& B, std::size_t size) {
               right = std::memcmp(&orig[e * 4], &got[at * 4], 4) == 0;
             }
           }
-          std::sort(ms.begin(), ms.end());
-          const double med = ms[ms.size() / 2], gbps = 2e-6 * double(bytes) / med;
-          row["ms"] = med;
-          row["gbps"] = gbps;
-          row["ratio_to_copy"] = gbps / c["reference_gbps"].get<double>();
-          row["repeats"] = ms.size();
-          row["kernels"] = res.kernels;
-          if (!right) {
-            ++B.wrong;
-            row["reason"] = "WRONG RESULT";
-            std::fprintf(stderr, "*** WRONG RESULT: diag %s\n",
-                         row["shape"].get<std::string>().c_str());
-          }
+          complete_row(B, row, ms, res, c, bytes, right, "diag");
           std::printf("diag %-22s %-9s -> %-9s %-11s %8.3f ms %7.1f GB/s %5.1f%% of copy%s\n",
                       row["shape"].get<std::string>().c_str(), to ? "row-major" : "diagonal",
-                      to ? "diagonal" : "row-major", tiled ? "tiled" : "gather", med, gbps,
+                      to ? "diagonal" : "row-major", tiled ? "tiled" : "gather",
+                      row["ms"].get<double>(), row["gbps"].get<double>(),
                       100 * row["ratio_to_copy"].get<double>(), right ? "" : " WRONG");
           B.rows.push_back(row);
         }
@@ -497,22 +506,11 @@ void run_gather(Bench& B, std::size_t size) {
       const std::size_t step = bytes <= B.full_verify_bytes ? 1 : 9973;
       for (std::size_t i = 0; i < count && right; i += step)
         right = std::memcmp(&got[i * elem], &src[std::size_t(index[i]) * elem], elem) == 0;
-      std::sort(ms.begin(), ms.end());
-      const double med = ms[ms.size() / 2], gbps = 2e-6 * double(bytes) / med;
-      row["ms"] = med;
-      row["gbps"] = gbps;
-      row["ratio_to_copy"] = gbps / c["reference_gbps"].get<double>();
-      row["repeats"] = ms.size();
-      row["kernels"] = res.kernels;
-      if (!right) {
-        ++B.wrong;
-        row["reason"] = "WRONG RESULT";
-        std::fprintf(stderr, "*** WRONG RESULT: gather %s\n",
-                     row["shape"].get<std::string>().c_str());
-      }
+      complete_row(B, row, ms, res, c, bytes, right, "gather");
       std::printf("gather %-16s %8.3f ms %7.1f GB/s %5.1f%% of copy%s\n",
-                  row["shape"].get<std::string>().c_str(), med, gbps,
-                  100 * row["ratio_to_copy"].get<double>(), right ? "" : " WRONG");
+                  row["shape"].get<std::string>().c_str(), row["ms"].get<double>(),
+                  row["gbps"].get<double>(), 100 * row["ratio_to_copy"].get<double>(),
+                  right ? "" : " WRONG");
       std::fflush(stdout);
       B.rows.push_back(row);
     }
