@@ -58,10 +58,9 @@ typedef uint4 dl_gather_u4;
 #endif
 // Elements of one unit of at most 4 bytes (a float, an int, a short, a byte) through
 // 4-byte indices: four consecutive elements per work-item, their indices loaded as one
-// vector and the four source loads independent of each other, stored as one vector. One
-// element per work-item left a 4-byte gather at under half the speed of the 16-byte one
-// on the H200 (bench/results/h200/gather.json). The last count % 4 elements go to the
-// first work-items, one each.
+// vector and the four source loads independent of each other, stored as one vector
+// (bench/results/h200/gather.json: 0.63 of copy for floats in order, the index's bound
+// 0.67). The last count % 4 elements go to the first work-items, one each.
 __kernel void dl_gather4(__global const U* restrict src, ulong sbase,
                          __global const uint* restrict index, ulong ibase,
                          __global U* restrict dst, ulong dbase, ulong count, ulong src_elems,
