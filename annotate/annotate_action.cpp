@@ -186,7 +186,7 @@ class Consumer : public ASTConsumer {
         KernelInference ki = infer_kernel(ctx, fd);
         const std::string name = fd->getNameAsString();
         const unsigned line = sm_->getPresumedLineNumber(sm_->getFileLoc(fd->getBeginLoc()));
-        if (ki.buffers.empty()) {
+        if (ki.buffers.empty() && ki.gathers.empty()) {
           KernelReport r;
           r.name = name;
           r.line = line;
@@ -201,6 +201,7 @@ class Consumer : public ASTConsumer {
         k.line = static_cast<int>(line);
         for (const ParmVarDecl* p : fd->parameters()) k.params.push_back(p->getNameAsString());
         k.buffers = std::move(ki.buffers);
+        k.gathers = std::move(ki.gathers);
         inference[name] = std::move(ki);
       }
     }
@@ -218,8 +219,9 @@ class Consumer : public ASTConsumer {
       const KernelAnnotation& k = *kp;
       KernelWork& w = work.emplace_back();
       w.ann = &k;
-      if (auto it = inference.find(k.kernel);
-          it != inference.end() && kp->buffers.size() && !ann.find(k.kernel)) {
+      if (auto it = inference.find(k.kernel); it != inference.end() &&
+                                              (kp->buffers.size() || kp->gathers.size()) &&
+                                              !ann.find(k.kernel)) {
         w.inferred = true;
         w.report.inferred = true;
         w.report.inference = it->second.args;
@@ -856,7 +858,7 @@ class Consumer : public ASTConsumer {
   void gather_reads(KernelWork& w) {
     for (const GatherAnnotation& g : w.ann->gathers) {
       auto fail = [&](const std::string& msg) {
-        de_->Report(at(g.line, g.column), err_id_) << msg;
+        de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : err_id_) << msg;
         w.ok = false;
         w.error = true;
         w.why = msg;
@@ -924,7 +926,7 @@ class Consumer : public ASTConsumer {
           ++rewritten;
       }
       if (!rewritten) {
-        de_->Report(at(g.line, g.column), warn_id_)
+        de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
             << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
                    "[...]] that DL can take from a gathered copy: the gather is dropped";
         continue;
@@ -1064,10 +1066,11 @@ class Consumer : public ASTConsumer {
     for (auto& w : work) {
       // Annotation lines of this kernel.
       std::set<int> dl_lines;
-      if (!w.inferred)  // an inferred annotation has no lines (its buffers' are the kernel's)
+      if (!w.inferred) {  // an inferred annotation has no lines (its clauses' are the kernel's)
         for (const auto& b : w.ann->buffers) dl_lines.insert(b.line);
+        for (const auto& g : w.ann->gathers) dl_lines.insert(g.line);
+      }
       for (const auto& l : w.ann->locals) dl_lines.insert(l.line);
-      for (const auto& g : w.ann->gathers) dl_lines.insert(g.line);
       int first_line = dl_lines.empty() ? w.ann->line : *dl_lines.begin();
       if (!w.ok) {
         w.report.transformed = false;
@@ -1113,15 +1116,20 @@ class Consumer : public ASTConsumer {
         const std::size_t k = line_begin(
             static_cast<int>(sm_->getPresumedLineNumber(sm_->getFileLoc(w.fd->getBeginLoc()))));
         edits.push_back({k, k, text, 0});
-        w.report.annotation = "//DL: AoS: ";
+        std::string& a = w.report.annotation;
         for (std::size_t i = 0; i < w.clauses.size(); ++i) {
           std::string c = (w.clauses[i].read_only    ? "const "
                            : w.clauses[i].write_only ? "write_only "
                                                      : "") +
                           w.clauses[i].name;
           for (const auto& d : w.ann->buffers[i].dims) c += "[" + d.text() + "]";
-          w.report.annotation += (i ? ", " : "") + c;
+          a += (i ? ", " : "//DL: AoS: ") + c;
         }
+        for (std::size_t i = 0; i < w.gathers.size(); ++i)
+          a += (i           ? ", "
+                : a.empty() ? "//DL: gather: "
+                            : "\n//DL: gather: ") +
+               w.gathers[i].name + "[" + w.gathers[i].index + "]";
       }
       // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
       // buffers all stay AoS, with no helper reached by their pointers, reads them as

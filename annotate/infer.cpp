@@ -1,9 +1,11 @@
 // Inference of annotations (see infer.hpp).
 #include "infer.hpp"
 
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
 #include <set>
 
 #include "codegen.hpp"
@@ -66,6 +68,129 @@ class Strides : public RecursiveASTVisitor<Strides> {
   ASTContext& ctx_;
   const ParmVarDecl* p_;
 };
+
+/// Whether `e` is the work-item's global id: a call of get_global_id, or a local
+/// variable initialised from one (`const uint i = get_global_id(0);`).
+bool global_id(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* c = dyn_cast<CallExpr>(e))
+    if (const FunctionDecl* f = c->getDirectCallee()) return f->getName() == "get_global_id";
+  if (const auto* d = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && !isa<ParmVarDecl>(v) && v->getInit())
+      return global_id(v->getInit());
+  return false;
+}
+
+/// Whether index `e` steps with the work-item: the global id is a term of its + and -
+/// chain (`i`, `k * rows + i`, `m - 1 - i`), so consecutive work-items read consecutive
+/// (or consecutively descending) entries.
+bool steps_with_item(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (global_id(e)) return true;
+  const auto* b = dyn_cast<BinaryOperator>(e);
+  return b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) &&
+         (steps_with_item(b->getLHS()) || steps_with_item(b->getRHS()));
+}
+
+/// The reads `x[col[e]]` of a body (x and col parameters, either operand order), not
+/// under `&`, as (x, col, whether e steps with the work-item), in source order.
+struct GatheredRead {
+  const ParmVarDecl* x;
+  const ParmVarDecl* col;
+  bool steps;
+};
+class GatheredReads : public RecursiveASTVisitor<GatheredReads> {
+ public:
+  explicit GatheredReads(ASTContext& ctx) : ctx_(ctx) {}
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+    const ParmVarDecl* x = param(a->getBase());
+    const auto* i = dyn_cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts());
+    const ParmVarDecl* col = i ? param(i->getBase()) : nullptr;
+    if (!x || !col || x == col) return true;
+    for (const auto& parent : ctx_.getParents(*a))
+      if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
+        return true;
+    reads.push_back({x, col, steps_with_item(i->getIdx())});
+    return true;
+  }
+  std::vector<GatheredRead> reads;
+
+ private:
+  static const ParmVarDecl* param(const clang::Expr* e) {
+    const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+  }
+  ASTContext& ctx_;
+};
+
+/// Whether `p` points to const (or __constant) elements in __global or __constant memory.
+bool const_global(const ParmVarDecl* p) {
+  const QualType t = p->getType();
+  if (!t->isPointerType()) return false;
+  const QualType e = t->getPointeeType();
+  const LangAS as = e.getAddressSpace();
+  return as == LangAS::opencl_constant || (as == LangAS::opencl_global && e.isConstQualified());
+}
+
+/// The gathers of a kernel (infer.hpp), with each argument's inference updated.
+void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
+  GatheredReads gr(ctx);
+  gr.TraverseStmt(fd->getBody());
+  auto arg = [&](const ParmVarDecl* p) -> ArgInference* {
+    for (ArgInference& a : out.args)
+      if (a.name == p->getName()) return &a;
+    return nullptr;
+  };
+  auto records = [&](const ParmVarDecl* p) {
+    return std::find_if(out.buffers.begin(), out.buffers.end(),
+                        [&](const BufferAnnotation& b) { return b.name == p->getName(); });
+  };
+  std::set<const ParmVarDecl*> done, noted;
+  for (const GatheredRead& r : gr.reads) {
+    if (done.count(r.x) || records(r.x) != out.buffers.end()) continue;
+    const std::string x = r.x->getNameAsString(), col = r.col->getNameAsString();
+    const QualType xe = r.x->getType()->getPointeeType();
+    const QualType ce = r.col->getType()->getPointeeType();
+    std::string why;
+    if (!const_global(r.x))
+      why = x + " is written (not a pointer to const)";
+    else if (!const_global(r.col))
+      why = col + " may be written (not a pointer to const)";
+    else if (!(xe->isVectorType() || (is_leaf_type(xe) && xe->isScalarType())))
+      why = x + "'s elements are not scalars or vectors";
+    else if (!ce->isIntegerType() || ce->isBooleanType())
+      why = col + "'s elements are not integers";
+    else if (!r.steps)
+      why = "e does not step with the work-item (the global id is no term of its sums)";
+    if (!why.empty()) {
+      // The first such read says why x is not gathered; a later one may still be.
+      if (ArgInference* a = arg(r.x); a && !a->inferred && noted.insert(r.x).second)
+        a->what = "read as " + x + "[" + col + "[e]], not gathered: " + why;
+      continue;
+    }
+    done.insert(r.x);
+    if (auto b = records(r.col); b != out.buffers.end()) out.buffers.erase(b);
+    if (ArgInference* a = arg(r.x)) {
+      a->inferred = true;
+      a->what = "read as " + x + "[" + col +
+                "[e]], e stepping with the work-item: a copy "
+                "gathered through " +
+                col + " (gather: " + x + "[" + col + "])";
+    }
+    if (ArgInference* a = arg(r.col)) {
+      a->inferred = true;
+      a->what = "the index of the gather " + x + "[" + col + "]: kept as the host lays it out";
+    }
+    GatherAnnotation g;
+    g.name = x;
+    g.index = col;
+    const SourceManager& sm = ctx.getSourceManager();
+    const SourceLocation at = sm.getFileLoc(r.x->getLocation());
+    g.line = static_cast<int>(sm.getPresumedLineNumber(at));
+    g.column = static_cast<int>(sm.getPresumedColumnNumber(at));
+    out.gathers.push_back(std::move(g));
+  }
+}
 
 BufferAnnotation clause(const ASTContext& ctx, const ParmVarDecl* p, std::int64_t s) {
   BufferAnnotation b;
@@ -162,6 +287,7 @@ KernelInference infer_kernel(ASTContext& ctx, const FunctionDecl* fd) {
              " (stride of its index), n = the whole buffer";
     out.args.push_back(a);
   }
+  infer_gathers(ctx, fd, out);
   return out;
 }
 

@@ -15,6 +15,7 @@ namespace dl::annotate {
 
 struct KernelInference {
   std::vector<BufferAnnotation> buffers;  // `name[*]` / `name[*][S]`, no target
+  std::vector<GatherAnnotation> gathers;  // `x[col]`, types left to the rewrite
   std::vector<ArgInference> args;         // every pointer parameter, in order
 };
 
@@ -22,6 +23,11 @@ struct KernelInference {
 /// out as a record, and each pointer to scalars indexed as records of S scalars
 /// (`g[S*e + c]`, S an integer constant, macros included), with n = `*`, the whole
 /// buffer. Whether the accesses can be rewritten is for the access analysis to decide.
+/// And each gather `x[col]` where the kernel reads x[col[e]], both pointers to const,
+/// col's elements integers and e stepping with the work-item (the global id a term of
+/// its sums): consecutive work-items read consecutive entries of col, so a copy of x
+/// gathered through col is read in order too. col is then not inferred as records (a
+/// gather needs it as the host lays it out), and x held as records is not gathered.
 KernelInference infer_kernel(clang::ASTContext& ctx, const clang::FunctionDecl* fd);
 
 }  // namespace dl::annotate
