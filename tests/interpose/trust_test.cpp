@@ -100,10 +100,18 @@ long growth(const Result& r) {
   return std::stol(m[1]);
 }
 
+#if defined(__SANITIZE_ADDRESS__)  // GCC
+#define DL_TEST_ASAN 1
+#elif defined(__has_feature)  // Clang
+#if __has_feature(address_sanitizer)
+#define DL_TEST_ASAN 1
+#endif
+#endif
+
 /// Under AddressSanitizer freed memory waits in a quarantine (256 MB) before reuse, which
 /// resident memory would count as growth: the churn runs without it there.
 std::string churn_env() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(DL_TEST_ASAN)
   return "ASAN_OPTIONS=\"$ASAN_OPTIONS:quarantine_size_mb=0:thread_local_quarantine_size_kb=0\"";
 #else
   return "";
