@@ -99,29 +99,24 @@ struct GatheredRead {
   const ParmVarDecl* col;
   bool steps;
 };
-class GatheredReads : public RecursiveASTVisitor<GatheredReads> {
- public:
-  explicit GatheredReads(ASTContext& ctx) : ctx_(ctx) {}
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
-    const ParmVarDecl* x = param(a->getBase());
+const ParmVarDecl* param_of(const clang::Expr* e) {
+  const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+}
+void gathered_reads(ASTContext& ctx, const Stmt* s, std::vector<GatheredRead>& out) {
+  if (!s) return;
+  if (const auto* a = dyn_cast<ArraySubscriptExpr>(s)) {
+    const ParmVarDecl* x = param_of(a->getBase());
     const auto* i = dyn_cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts());
-    const ParmVarDecl* col = i ? param(i->getBase()) : nullptr;
-    if (!x || !col || x == col) return true;
-    for (const auto& parent : ctx_.getParents(*a))
+    const ParmVarDecl* col = i ? param_of(i->getBase()) : nullptr;
+    bool address = false;
+    for (const auto& parent : ctx.getParents(*a))
       if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
-        return true;
-    reads.push_back({x, col, steps_with_item(i->getIdx())});
-    return true;
+        address = true;
+    if (x && col && x != col && !address) out.push_back({x, col, steps_with_item(i->getIdx())});
   }
-  std::vector<GatheredRead> reads;
-
- private:
-  static const ParmVarDecl* param(const clang::Expr* e) {
-    const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-    return d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
-  }
-  ASTContext& ctx_;
-};
+  for (const Stmt* child : s->children()) gathered_reads(ctx, child, out);
+}
 
 /// Whether `p` points to const (or __constant) elements in __global or __constant memory.
 bool const_global(const ParmVarDecl* p) {
@@ -134,8 +129,8 @@ bool const_global(const ParmVarDecl* p) {
 
 /// The gathers of a kernel (infer.hpp), with each argument's inference updated.
 void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
-  GatheredReads gr(ctx);
-  gr.TraverseStmt(fd->getBody());
+  std::vector<GatheredRead> reads;
+  gathered_reads(ctx, fd->getBody(), reads);
   auto arg = [&](const ParmVarDecl* p) -> ArgInference* {
     for (ArgInference& a : out.args)
       if (a.name == p->getName()) return &a;
@@ -146,7 +141,7 @@ void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out
                         [&](const BufferAnnotation& b) { return b.name == p->getName(); });
   };
   std::set<const ParmVarDecl*> done, noted;
-  for (const GatheredRead& r : gr.reads) {
+  for (const GatheredRead& r : reads) {
     if (done.count(r.x) || records(r.x) != out.buffers.end()) continue;
     const std::string x = r.x->getNameAsString(), col = r.col->getNameAsString();
     const QualType xe = r.x->getType()->getPointeeType();
