@@ -6,7 +6,9 @@
 The gather kernel's rows of dl-bench-marshal (rate and ratio to the copy of the same run)
 and, per case (column band, how often x is written): every run's kernel time per launch,
 first launch, wall time (first upload to last read) and result hash, natively, under
-`dl-run --policy always` and under `dl-run` (the default policy); the means of the runs;
+`dl-run --policy always` and under `dl-run` (the default policy), and where the runs
+had them the zero-touch modes (ztalways, ztauto: the kernel without its //DL: line under
+`dl-run --auto`, with and without `--policy always`); the means of the runs;
 the speedups over native; and DL's --summary lines for the kernel (launches transformed,
 copies gathered and read again, the controller's decision).
 """
@@ -37,7 +39,7 @@ def main():
     a = ap.parse_args()
     device, cases = {}, {}
     for f in sorted(glob.glob(os.path.join(a.dir, "*.json"))):
-        m = re.match(r"(native|always|auto)-b(\d+)-u(\d+)-(\d+)\.json$", os.path.basename(f))
+        m = re.match(r"(native|always|auto|ztalways|ztauto)-b(\d+)-u(\d+)-(\d+)\.json$", os.path.basename(f))
         if not m:
             continue
         mode, band, upd, run = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
