@@ -16,6 +16,29 @@ namespace {
 
 using namespace clang;
 
+/// Whether `e` is the work-item's global id: a call of get_global_id, or a local
+/// variable initialised from one (`const uint i = get_global_id(0);`).
+bool global_id(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* c = dyn_cast<CallExpr>(e))
+    if (const FunctionDecl* f = c->getDirectCallee()) return f->getName() == "get_global_id";
+  if (const auto* d = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && !isa<ParmVarDecl>(v) && v->getInit())
+      return global_id(v->getInit());
+  return false;
+}
+
+/// Whether index `e` steps with the work-item: the global id is a term of its + and -
+/// chain (`i`, `k * rows + i`, `m - 1 - i`), so consecutive work-items read consecutive
+/// (or consecutively descending) entries.
+bool steps_with_item(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (global_id(e)) return true;
+  const auto* b = dyn_cast<BinaryOperator>(e);
+  return b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) &&
+         (steps_with_item(b->getLHS()) || steps_with_item(b->getRHS()));
+}
+
 /// The record strides of the indices through which a function body reaches one pointer
 /// parameter: K of every term `K * e` (K an integer constant) of `p[...]` and `p + ...`.
 class Strides : public RecursiveASTVisitor<Strides> {
@@ -23,24 +46,29 @@ class Strides : public RecursiveASTVisitor<Strides> {
   Strides(ASTContext& ctx, const ParmVarDecl* p) : ctx_(ctx), p_(p) {}
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
-    if (is_param(e->getBase())) index(e->getIdx());
+    if (is_param(e->getBase())) top(e->getIdx());
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator* e) {
     if (e->getOpcode() != BO_Add && e->getOpcode() != BO_Sub) return true;
     if (!e->getType()->isPointerType()) return true;
-    if (is_param(e->getLHS())) index(e->getRHS());
-    if (is_param(e->getRHS())) index(e->getLHS());
+    if (is_param(e->getLHS())) top(e->getRHS());
+    if (is_param(e->getRHS())) top(e->getLHS());
     return true;
   }
 
   std::set<std::int64_t> strides;   // the K found
   std::set<std::string> arguments;  // kernel arguments found as factors (`i * K`)
+  bool steps = false;  // an index steps with the work-item (`k * rows + i`, i the global id)
 
  private:
   bool is_param(const clang::Expr* e) const {
     const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return d && d->getDecl() == p_;
+  }
+  void top(const clang::Expr* e) {
+    steps = steps || steps_with_item(e);
+    index(e);
   }
   /// Walks the + and - chain of an index; a product with a constant factor gives K.
   void index(const clang::Expr* e) {
@@ -68,29 +96,6 @@ class Strides : public RecursiveASTVisitor<Strides> {
   ASTContext& ctx_;
   const ParmVarDecl* p_;
 };
-
-/// Whether `e` is the work-item's global id: a call of get_global_id, or a local
-/// variable initialised from one (`const uint i = get_global_id(0);`).
-bool global_id(const clang::Expr* e) {
-  e = e->IgnoreParenImpCasts();
-  if (const auto* c = dyn_cast<CallExpr>(e))
-    if (const FunctionDecl* f = c->getDirectCallee()) return f->getName() == "get_global_id";
-  if (const auto* d = dyn_cast<DeclRefExpr>(e))
-    if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && !isa<ParmVarDecl>(v) && v->getInit())
-      return global_id(v->getInit());
-  return false;
-}
-
-/// Whether index `e` steps with the work-item: the global id is a term of its + and -
-/// chain (`i`, `k * rows + i`, `m - 1 - i`), so consecutive work-items read consecutive
-/// (or consecutively descending) entries.
-bool steps_with_item(const clang::Expr* e) {
-  e = e->IgnoreParenImpCasts();
-  if (global_id(e)) return true;
-  const auto* b = dyn_cast<BinaryOperator>(e);
-  return b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) &&
-         (steps_with_item(b->getLHS()) || steps_with_item(b->getRHS()));
-}
 
 /// The reads `x[col[e]]` of a body (x and col parameters, either operand order), not
 /// under `&`, as (x, col, whether e steps with the work-item), in source order.
@@ -238,6 +243,13 @@ KernelInference infer_kernel(ASTContext& ctx, const FunctionDecl* fd) {
     }
     Strides st(ctx, p);
     st.TraverseStmt(fd->getBody());
+    if (st.steps && (!st.strides.empty() || !st.arguments.empty())) {
+      // `g[k * S + i]`: consecutive work-items read consecutive scalars, as coalesced as
+      // reads get; records of S would only move them apart.
+      no("a stride, but the global id is a term of its index (consecutive work-items read "
+         "consecutive elements): not records");
+      continue;
+    }
     if (st.strides.empty() && st.arguments.size() == 1) {
       // `val[i * K + k]`, K an integer argument: records of K scalars, S at each launch.
       const std::string k = *st.arguments.begin();

@@ -1,8 +1,9 @@
 // ARGS: --auto
 // Zero-touch gathers: a kernel nobody annotated that reads x[col[e]], both arrays const
-// and e stepping with the work-item, gets `gather: x[col]` (col then stays as the host
-// lays it out, even where its index alone would make it records). Reads whose e does not
-// step with the work-item, or of an array the kernel may write, get no gather.
+// and e stepping with the work-item, gets `gather: x[col]`. Reads whose e does not step
+// with the work-item, or of an array the kernel may write, get no gather. An array whose
+// index has a stride but also the global id as a term (val[k * rows + i]) is read in
+// order already: it is not inferred as records.
 
 // Column-major ELL: consecutive work-items read consecutive entries of col.
 __kernel void spmv_ell(__global const float *val, __global const int *col,

@@ -1,8 +1,48 @@
 // ARGS: --auto
 // Zero-touch gathers: a kernel nobody annotated that reads x[col[e]], both arrays const
-// and e stepping with the work-item, gets `gather: x[col]` (col then stays as the host
-// lays it out, even where its index alone would make it records). Reads whose e does not
-// step with the work-item, or of an array the kernel may write, get no gather.
+// and e stepping with the work-item, gets `gather: x[col]`. Reads whose e does not step
+// with the work-item, or of an array the kernel may write, get no gather. An array whose
+// index has a stride but also the global id as a term (val[k * rows + i]) is read in
+// order already: it is not inferred as records.
+
+// Column-major ELL: consecutive work-items read consecutive entries of col.
+//DL: gather: x:float4[col:int]
+#ifdef DL_ASTA_T
+__kernel void spmv_ell(__global const float *val, __global const int *col,
+                       __global const float4 *x, __global float4 *y, uint rows, uint K, __global const float4* dl_gather_x) {
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float4 s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += val[k * rows + i] * dl_gather_x[k * rows + i];
+  y[i] = s;
+}
+#else
+__kernel void spmv_ell(__global const float *val, __global const int *col,
+                       __global const float4 *x, __global float4 *y, uint rows, uint K) {
+  const uint i = get_global_id(0);
+  if (i >= rows) return;
+  float4 s = 0.0f;
+  for (uint k = 0; k < K; ++k) s += val[k * rows + i] * x[col[k * rows + i]];
+  y[i] = s;
+}
+#endif
+
+// A permutation read backwards, with the id called directly; a second read of the same
+// array through the same index array is taken from the same copy.
+//DL: gather: x:uchar[perm:ushort]
+#ifdef DL_ASTA_T
+__kernel void permute(__constant uchar *x, __global const ushort *perm, __global uint *out,
+                      uint m, __global const uchar* dl_gather_x) {
+  if (get_global_id(0) >= m) return;
+  out[get_global_id(0)] = dl_gather_x[m - 1u - get_global_id(0)] + dl_gather_x[0];
+}
+#else
+__kernel void permute(__constant uchar *x, __global const ushort *perm, __global uint *out,
+                      uint m) {
+  if (get_global_id(0) >= m) return;
+  out[get_global_id(0)] = x[perm[m - 1u - get_global_id(0)]] + perm[0][x];
+}
+#endif
 
 #ifdef DL_ASTA_T
 /* dl-annotate: address helpers of the ASTA/DA layouts (docs/annotation.md). */
@@ -41,57 +81,7 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 #define DL_UREF(AS, TYPE, BASE, OFF) \
   (((AS dl_unaligned_##TYPE *)((AS uchar *)(BASE) + (OFF)))->v)
 #endif
-/* Element x = s*i + c of a flat array: slot c of record i when c < s (a compare),
-   else through dl_flat (a division) of x as the kernel computes it (a column
-   that wrapped at its own width, x - 1 of a uint x = 0, is not below s). */
-static inline ulong dl_flat_at(dl_off w, dl_off n, dl_off s, dl_off z, dl_off i,
-                               dl_off c, dl_off x) {
-  return c < s ? dl_tiled(w, n, s * z, i, c * z, z) : dl_flat(w, n, s, z, x);
-}
 #endif
-// Column-major ELL: consecutive work-items read consecutive entries of col.
-//DL: AoS: const val:float[*][rows] -> AoS AOS2ASTA_flat_float
-//DL: gather: x:float4[col:int]
-#ifdef DL_ASTA_T
-__kernel void spmv_ell(__global const float *val, __global const int *col,
-                       __global const float4 *x, __global float4 *y, uint rows, uint K, ulong dl_whole_val, __global const float4* dl_gather_x) {
-  const dl_off dl_n_val = (dl_off)((long)(dl_whole_val));
-  const dl_off dl_s_val = (dl_off)((long)(rows));
-  const dl_off dl_w_val = (dl_off)1;
-  const uint i = get_global_id(0);
-  if (i >= rows) return;
-  float4 s = 0.0f;
-  for (uint k = 0; k < K; ++k) s += val[k * rows + i] * dl_gather_x[k * rows + i];
-  y[i] = s;
-}
-#else
-__kernel void spmv_ell(__global const float *val, __global const int *col,
-                       __global const float4 *x, __global float4 *y, uint rows, uint K) {
-  const uint i = get_global_id(0);
-  if (i >= rows) return;
-  float4 s = 0.0f;
-  for (uint k = 0; k < K; ++k) s += val[k * rows + i] * x[col[k * rows + i]];
-  y[i] = s;
-}
-#endif
-
-// A permutation read backwards, with the id called directly; a second read of the same
-// array through the same index array is taken from the same copy.
-//DL: gather: x:uchar[perm:ushort]
-#ifdef DL_ASTA_T
-__kernel void permute(__constant uchar *x, __global const ushort *perm, __global uint *out,
-                      uint m, __global const uchar* dl_gather_x) {
-  if (get_global_id(0) >= m) return;
-  out[get_global_id(0)] = dl_gather_x[m - 1u - get_global_id(0)] + dl_gather_x[0];
-}
-#else
-__kernel void permute(__constant uchar *x, __global const ushort *perm, __global uint *out,
-                      uint m) {
-  if (get_global_id(0) >= m) return;
-  out[get_global_id(0)] = x[perm[m - 1u - get_global_id(0)]] + perm[0][x];
-}
-#endif
-
 // Row-major ELL: each work-item walks its own row of col (i * K + k): col's entries do not
 // step with the work-item, so no gather; val and col are records of K.
 //DL: AoS: const val:float[*][K] -> ASTA AOS2ASTA_flat_float, const col:int[*][K] -> ASTA AOS2ASTA_flat_int

@@ -1,10 +1,9 @@
 // dl-annotate --infer infer_gather.cl: put each //DL: line above its kernel (docs/annotation.md)
 // kernel spmv_ell (line 6)
-//   val: records of rows float (the argument that strides its index), n = the whole buffer
+//   val: not inferred: a stride, but the global id is a term of its index (consecutive work-items read consecutive elements): not records
 //   col: the index of the gather x[col]: kept as the host lays it out
 //   x: read as x[col[e]], e stepping with the work-item: a copy gathered through col (gather: x[col])
 //   y: not inferred: a vector per element is already one slot
-//DL: AoS: const val[*][rows]
 //DL: gather: x[col]
 // kernel permute (line 17)
 //   x: read as x[perm[e]], e stepping with the work-item: a copy gathered through perm (gather: x[perm])
