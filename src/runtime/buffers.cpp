@@ -174,10 +174,7 @@ std::vector<BufferState*> Runtime::family(cl_mem m) {
   if (!b) return out;
   out.push_back(b);
   const Range r = range(*b);
-  auto overlaps = [&](const BufferState& x) {
-    const Range xr = range(x);
-    return xr.root == r.root && xr.lo < r.hi && r.lo < xr.hi;
-  };
+  auto overlaps = [&](const BufferState& x) { return range(x).overlaps(r); };
   BufferState* root = buffer(r.root);
   if (!root) return out;
   if (root != b && overlaps(*root)) out.push_back(root);

@@ -15,9 +15,7 @@ namespace {
 
 bool shares_bytes(Runtime& rt, cl_mem a, const BufferState& b) {
   const BufferState* x = rt.buffer(a);
-  if (!x) return a == b.mem;
-  const Runtime::Range r = rt.range(*x), o = rt.range(b);
-  return r.root == o.root && r.lo < o.hi && o.lo < r.hi;
+  return x ? rt.range(*x).overlaps(rt.range(b)) : a == b.mem;
 }
 
 std::string name_of(const KernelState& ks, std::size_t i) {
@@ -169,9 +167,11 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     if (kp && std::find(c.policies.begin(), c.policies.end(), kp) == c.policies.end())
       c.policies.push_back(kp);
     if (u.build) {
+      measure(c);  // the last gather's device time, before its event goes
       // The earlier copy may still be read by launches this gather does not follow by
       // queue order: a new buffer then (OpenCL keeps the old one until they are done).
       if (!c.copy || c.bytes != u.bytes || c.queue != q || !qi.in_order) {
+        if (c.bytes != u.bytes) c.gather_ns = 0;  // another size: measured again
         drop(c);
         cl_int err = CL_SUCCESS;
         if (!rt.controls.fault("alloc"))
@@ -182,7 +182,6 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
               u.bytes,
               rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
         c.bytes = u.bytes;
-        c.gather_ns = 0;  // another size: measured again
       }
       c.valid = false;
       Marshaler* m = rt.marshaler(qi.context, qi.device);
@@ -194,7 +193,6 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
           m->enqueue_gather(q, u.x, 0, u.index, 0, c.copy, 0, u.shape, w.size(), w.data(), &done);
       if (r.status != CL_SUCCESS)
         return fmt::format("the gather {} failed ({}): {}", format_gather(ga), r.status, r.error);
-      measure(c);
       release(c.built);
       retain(done);
       c.built = done;

@@ -84,8 +84,7 @@ std::optional<std::int64_t> scalar_value(const KernelState& ks, const std::strin
 /// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
 /// Whether buffers `a` and `b` (both tracked, the same handle or not) share bytes.
 bool overlap(Runtime& rt, const BufferState& a, const BufferState& b) {
-  const Runtime::Range r = rt.range(a), o = rt.range(b);
-  return o.root == r.root && o.lo < r.hi && r.lo < o.hi;
+  return rt.range(a).overlaps(rt.range(b));
 }
 
 std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>& out) {

@@ -387,6 +387,8 @@ class Runtime {
   struct Range {
     cl_mem root;
     std::size_t lo, hi;
+    /// Whether the two ranges share a byte (of the same root).
+    bool overlaps(const Range& o) const { return root == o.root && lo < o.hi && o.lo < hi; }
   };
   Range range(const BufferState& b);
 
