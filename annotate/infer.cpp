@@ -17,14 +17,16 @@ namespace {
 using namespace clang;
 
 /// Whether `e` is the work-item's global id: a call of get_global_id, or a local
-/// variable initialised from one (`const uint i = get_global_id(0);`).
-bool global_id(const clang::Expr* e) {
+/// variable initialised from one (`const uint i = get_global_id(0);`), through at most
+/// `depth` variables (`int i = i;` compiles).
+bool global_id(const clang::Expr* e, int depth = 8) {
   e = e->IgnoreParenImpCasts();
   if (const auto* c = dyn_cast<CallExpr>(e))
     if (const FunctionDecl* f = c->getDirectCallee()) return f->getName() == "get_global_id";
   if (const auto* d = dyn_cast<DeclRefExpr>(e))
-    if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && !isa<ParmVarDecl>(v) && v->getInit())
-      return global_id(v->getInit());
+    if (const auto* v = dyn_cast<VarDecl>(d->getDecl());
+        v && !isa<ParmVarDecl>(v) && v->getInit() && depth > 0)
+      return global_id(v->getInit(), depth - 1);
   return false;
 }
 

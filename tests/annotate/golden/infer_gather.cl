@@ -36,3 +36,10 @@ __kernel void scatter_add(__global float *x, __global const int *col, uint m) {
   const uint i = get_global_id(0);
   if (i < m) x[col[i]] += 1.0f;
 }
+
+// A variable initialised from itself (C allows it) is no global id, and the walk from a
+// variable to its initialiser stops (it once never ended here).
+__kernel void self_init(__global const float *x, __global const int *col, __global float *y) {
+  int i = i;
+  y[get_global_id(0)] = x[col[i]];
+}

@@ -19,3 +19,7 @@
 // kernel scatter_add (line 35): nothing inferred (no record buffers)
 //   x: not inferred: read as x[col[e]], not gathered: x is written (not a pointer to const)
 //   col: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
+// kernel self_init (line 42): nothing inferred (no record buffers)
+//   x: not inferred: read as x[col[e]], not gathered: e does not step with the work-item (the global id is no term of its sums)
+//   col: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
+//   y: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
