@@ -79,14 +79,14 @@ std::optional<std::int64_t> scalar_value(const KernelState& ks, const std::strin
   return std::nullopt;
 }
 
-/// Why two arguments of one launch cannot be converted as the annotation says: the same
-/// buffer wanted in two ways, or overlapping bytes through different handles (a parent
-/// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
 /// Whether buffers `a` and `b` (both tracked, the same handle or not) share bytes.
 bool overlap(Runtime& rt, const BufferState& a, const BufferState& b) {
   return rt.range(a).overlaps(rt.range(b));
 }
 
+/// Why two arguments of one launch cannot be converted as the annotation says: the same
+/// buffer wanted in two ways, or overlapping bytes through different handles (a parent
+/// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
 std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>& out) {
   for (const Need& nd : out) {
     const BufferState* b = rt.buffer(nd.mem);
