@@ -65,9 +65,11 @@ struct KernelWork {
   };
   std::vector<Staged> staged;           // buffers of `local:` clauses read from local memory
   std::vector<LocalAnnotation> locals;  // the `local:` clauses, completed
-  /// The `gather:` clauses, completed, whose reads x[col[e]] were rewritten (a clause with
-  /// none is dropped with a warning: there is nothing to gather for).
+  /// The `gather:` and `map:` clauses, completed, whose reads x[col[e]] (x[fn(e, ...)])
+  /// were rewritten (a clause with none is dropped with a warning: there is nothing to
+  /// gather for).
   std::vector<GatherAnnotation> gathers;
+  std::string map_kernels;  // the map kernels of its `map:` clauses (dl_map_<kernel>_<x>)
 };
 
 /// The OpenCL C name of a scalar or vector type (`float`, `uint4`), or empty.
@@ -867,31 +869,36 @@ class Consumer : public ASTConsumer {
       const ParmVarDecl* pc = nullptr;
       for (const ParmVarDecl* p : w.fd->parameters()) {
         if (p->getName() == g.name) px = p;
-        if (p->getName() == g.index) pc = p;
+        if (!g.map && p->getName() == g.index) pc = p;
       }
-      for (const auto& [p, n] : {std::pair{px, &g.name}, std::pair{pc, &g.index}}) {
+      std::vector<std::pair<const ParmVarDecl*, const std::string*>> arrays = {{px, &g.name}};
+      if (!g.map) arrays.emplace_back(pc, &g.index);
+      for (const auto& [p, n] : arrays) {
         if (!p) return fail("'" + *n + "' is not a parameter of kernel '" + w.ann->kernel + "'");
         const QualType t = p->getType();
         if (!t->isPointerType())
-          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
-                      "] is not a pointer");
+          return fail("'" + *n + "' of " + describe_gather(g) + " is not a pointer");
         const QualType e = t->getPointeeType();
         const LangAS as = e.getAddressSpace();
         if (as != LangAS::opencl_global && as != LangAS::opencl_constant)
-          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
-                      "] is not in __global or __constant memory");
+          return fail("'" + *n + "' of " + describe_gather(g) +
+                      " is not in __global or __constant memory");
         if (!e.isConstQualified() && as != LangAS::opencl_constant)
-          return fail("'" + *n + "' of the gather " + g.name + "[" + g.index +
-                      "] must point to const: the gathered copy holds what it held when the "
+          return fail("'" + *n + "' of " + describe_gather(g) +
+                      " must point to const: the gathered copy holds what it held when the "
                       "launch began, so the kernel may not write it");
       }
       GatherAnnotation c = g;
       c.type = opencl_type_name(px->getType()->getPointeeType());
-      c.index_type = opencl_type_name(pc->getType()->getPointeeType());
       if (c.type.empty() || !c.elem_size())
         return fail("'" + g.name + "' points to '" +
                     px->getType()->getPointeeType().getUnqualifiedType().getAsString() +
                     "': a gather copies scalars or vectors");
+      if (g.map) {
+        map_reads(w, g, px, std::move(c));
+        continue;
+      }
+      c.index_type = opencl_type_name(pc->getType()->getPointeeType());
       if (!c.index_kind().first)
         return fail("'" + g.index + "' points to '" +
                     pc->getType()->getPointeeType().getUnqualifiedType().getAsString() +
@@ -935,11 +942,174 @@ class Consumer : public ASTConsumer {
     }
   }
 
-  /// The parameters appended for the gathered copies, after the record counts.
+  /// Whether the kernel assigns, steps or takes the address of `p` anywhere in its body.
+  static bool assigned_in(const Stmt* s, const ParmVarDecl* p) {
+    if (!s) return false;
+    auto is_p = [p](const clang::Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == p;
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && is_p(b->getLHS()))
+      return true;
+    if (const auto* u = dyn_cast<UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && is_p(u->getSubExpr()))
+      return true;
+    for (const Stmt* c : s->children())
+      if (assigned_in(c, p)) return true;
+    return false;
+  }
+
+  /// Why `e`, an argument of a map's function after the first, is not a value fixed for the
+  /// whole launch (empty when it is: literals, and integer parameters the kernel never
+  /// assigns, under operators without side effects); collects the parameters it reads.
+  std::string launch_constant(const clang::Expr* e, const FunctionDecl* kernel,
+                              std::set<const ParmVarDecl*>& read) {
+    e = e->IgnoreParens();
+    if (isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e)) return {};
+    if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
+      if (isa<EnumConstantDecl>(r->getDecl())) return {};
+      const auto* p = dyn_cast<ParmVarDecl>(r->getDecl());
+      const std::string n = r->getDecl()->getNameAsString();
+      if (!p || p->getDeclContext() != kernel)
+        return "'" + n + "' is not a parameter of the kernel";
+      if (!p->getType()->isIntegerType()) return "parameter '" + n + "' is not an integer";
+      if (assigned_in(kernel->getBody(), p)) return "the kernel assigns parameter '" + n + "'";
+      read.insert(p);
+      return {};
+    }
+    if (const auto* c = dyn_cast<CastExpr>(e))
+      return launch_constant(c->getSubExpr(), kernel, read);
+    if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+      if (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf || u->getOpcode() == UO_Deref)
+        return "it uses '" + std::string(UnaryOperator::getOpcodeStr(u->getOpcode())) + "'";
+      return launch_constant(u->getSubExpr(), kernel, read);
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      if (b->isAssignmentOp() || b->getOpcode() == BO_Comma)
+        return "it uses '" + std::string(b->getOpcodeStr()) + "'";
+      std::string why = launch_constant(b->getLHS(), kernel, read);
+      return why.empty() ? launch_constant(b->getRHS(), kernel, read) : why;
+    }
+    if (const auto* t = dyn_cast<ConditionalOperator>(e)) {
+      for (const clang::Expr* x : {t->getCond(), t->getTrueExpr(), t->getFalseExpr()})
+        if (std::string why = launch_constant(x, kernel, read); !why.empty()) return why;
+      return {};
+    }
+    return "it is not made of literals and the kernel's integer parameters";
+  }
+
+  /// A `map:` clause `x[fn]`: each read `x[fn(e, a...)]` becomes
+  /// `(e < dl_map_n_x ? dl_map_x[e] : x[fn(e, a...)])`: element e of the copy the map
+  /// kernel `dl_map_<kernel>_<x>` (emitted beside the transformed kernel) fills with
+  /// x[fn(i, a...)] at i, for every element i of x; reads past the copy keep the original
+  /// (docs/remappings.md, "User-defined maps"). fn is a function of the program returning
+  /// an integer; its other arguments a... are values fixed for the launch (literals and
+  /// integer parameters the kernel never assigns), written alike in every read; e has no
+  /// side effects. Reads that differ stay as written, with a warning.
+  void map_reads(KernelWork& w, const GatherAnnotation& g, const ParmVarDecl* px,
+                 GatherAnnotation c) {
+    auto note = [&](const clang::Expr* read, const std::string& msg) {
+      de_->Report(sm_->getFileLoc(read->getBeginLoc()), w.inferred ? remark_id_ : warn_id_) << msg;
+    };
+    auto decl_of = [](const clang::Expr* e) -> const Decl* {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r ? r->getDecl() : nullptr;
+    };
+    std::vector<std::pair<const ArraySubscriptExpr*, const CallExpr*>> reads;
+    std::function<void(const Stmt*)> walk = [&](const Stmt* s) {
+      if (!s) return;
+      if (const auto* a = dyn_cast<ArraySubscriptExpr>(s); a && decl_of(a->getBase()) == px)
+        if (const auto* call = dyn_cast<CallExpr>(a->getIdx()->IgnoreParenImpCasts());
+            call && call->getDirectCallee() && call->getDirectCallee()->getName() == g.index &&
+            call->getNumArgs() >= 1) {
+          bool address = false;
+          for (const auto& parent : ctx_->getParents(*a))
+            if (const auto* u = parent.get<UnaryOperator>())
+              address = address || u->getOpcode() == UO_AddrOf;
+          if (!address) reads.emplace_back(a, call);
+        }
+      for (const Stmt* child : s->children()) walk(child);
+    };
+    walk(w.fd->getBody());
+    const FunctionDecl* fn = nullptr;
+    std::vector<std::string> args;  // the first rewritten read's other arguments
+    std::set<const ParmVarDecl*> read;
+    std::size_t rewritten = 0;
+    const std::string copy = "dl_map_" + g.name, count = "dl_map_n_" + g.name;
+    for (const auto& [a, call] : reads) {
+      const FunctionDecl* f = call->getDirectCallee();
+      std::string why;
+      if (f->hasAttr<OpenCLKernelAttr>())
+        why = "'" + g.index + "' is a kernel";
+      else if (!f->getReturnType()->isIntegerType())
+        why = "'" + g.index + "' does not return an integer";
+      else if (call->getArg(0)->HasSideEffects(*ctx_))
+        why = "its first argument has side effects";
+      std::vector<std::string> these;
+      std::set<const ParmVarDecl*> r;
+      for (unsigned i = 1; i < call->getNumArgs() && why.empty(); ++i) {
+        if (std::string y = launch_constant(call->getArg(i), w.fd, r); !y.empty())
+          why = "argument " + std::to_string(i + 1) + " of '" + g.index + "': " + y;
+        these.push_back(sp_->text(call->getArg(i)));
+      }
+      if (why.empty() && fn && these != args)
+        why = "its arguments after the first differ from those of the first read";
+      if (why.empty()) {
+        const clang::Expr* e = call->getArg(0);
+        if (!sp_->replace(a, [this, copy, count, e, a] {
+              const std::string i = sp_->text(e);
+              return "((" + i + ") < " + count + " ? " + copy + "[" + i +
+                     "] : " + sp_->inner_text(a) + ")";
+            }))
+          why = "its text is not in the kernel's file";
+      }
+      if (!why.empty()) {
+        note(a, "this read of " + g.name + "[" + g.index + "(...)] stays as written: " + why);
+        continue;
+      }
+      if (!fn) fn = f, args = std::move(these), read = std::move(r);
+      ++rewritten;
+    }
+    if (!rewritten) {
+      de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
+          << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
+                 "(...)] that DL can take from a mapped copy: the map is dropped";
+      return;
+    }
+    // The map kernel: the parameters its arguments read, in the kernel's order and as the
+    // kernel declares them.
+    std::string params, call = g.index + "(dl_i";
+    for (const std::string& t : args) call += ", " + t;
+    call += ")";
+    for (const ParmVarDecl* p : w.fd->parameters())
+      if (read.count(p)) {
+        c.args.push_back(p->getNameAsString());
+        unsigned b = 0, e = 0;
+        params += ", " + (sp_->offsets(p->getSourceRange(), b, e)
+                              ? src_.substr(b, e - b)
+                              : p->getType().getAsString() + " " + p->getNameAsString());
+      }
+    w.map_kernels += "\n/* DL: the copy of " + g.name + " that " + w.ann->kernel + " reads as " +
+                     g.name + "[" + g.index + "(i, ...)] at i. */\n__kernel void dl_map_" +
+                     w.ann->kernel + "_" + g.name + "(__global const " + c.type +
+                     "* dl_x, __global " + c.type + "* dl_copy, ulong dl_n" + params +
+                     ") {\n  const ulong dl_i = get_global_id(0);\n  if (dl_i >= dl_n) return;\n"
+                     "  const ulong dl_j = (ulong)(" +
+                     call +
+                     ");\n  dl_copy[dl_i] = dl_j < dl_n ? "
+                     "dl_x[dl_j] : (" +
+                     c.type + ")0;\n}\n";
+    w.gathers.push_back(std::move(c));
+  }
+
+  /// The parameters appended for the gathered copies, after the record counts: a map's
+  /// copy and its element count.
   static std::string gather_params(const KernelWork& w) {
     std::string s;
     for (const GatherAnnotation& g : w.gathers)
-      s += ", __global const " + g.type + "* dl_gather_" + g.name;
+      s += g.map
+               ? ", __global const " + g.type + "* dl_map_" + g.name + ", ulong dl_map_n_" + g.name
+               : ", __global const " + g.type + "* dl_gather_" + g.name;
     return s;
   }
 
@@ -1101,11 +1271,12 @@ class Consumer : public ASTConsumer {
           text += (i ? ", " : "") + format_local(w.locals[i]);
         text += "\n";
       }
-      if (!w.gathers.empty()) {
-        text += "//DL: gather: ";
-        for (std::size_t i = 0; i < w.gathers.size(); ++i)
-          text += (i ? ", " : "") + format_gather(w.gathers[i]);
-        text += "\n";
+      for (const bool map : {false, true}) {
+        std::string list;
+        for (const GatherAnnotation& g : w.gathers)
+          if (g.map == map) list += (list.empty() ? "" : ", ") + format_gather(g);
+        if (!list.empty())
+          text += std::string(map ? "//DL: map: " : "//DL: gather: ") + list + "\n";
       }
       bool first = true;
       for (int l : dl_lines) {
@@ -1149,8 +1320,8 @@ class Consumer : public ASTConsumer {
         std::string prologue = kernel_prologue(w) + staging_prologue(w);
         if (bb + 1 < src_.size() && src_[bb + 1] != '\n' && src_[bb + 1] != '\r') prologue += "\n ";
         sp_->insert(bb + 1, prologue);
-        std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n#else\n" +
-                        src_.substr(fb, fe - fb) + "\n#endif";
+        std::string t = "#ifdef DL_ASTA_T\n" + sp_->range_text(fb, fe) + "\n" + w.map_kernels +
+                        "#else\n" + src_.substr(fb, fe - fb) + "\n#endif";
         // A directive ends its line: code after the kernel on the same line moves down
         // (a comment stays after the #endif: moved to a line of its own, a trailing
         // "//DL:" would become an annotation); one begins its line: code before the kernel

@@ -124,11 +124,22 @@ struct LocalAnnotation {
 /// A `gather:` clause, `x[col]`: the kernel's reads `x[col[e]]` take element e of a copy
 /// of x gathered through col (docs/remappings.md, "Indirect copies"). dl-annotate completes
 /// it with both element types (`x:float[col:int]`), which the runtime reads.
+///
+/// A `map:` clause, `x[fn]`, is a gather through a function of the program instead of an
+/// index array: the reads `x[fn(e, ...)]` take element e of a copy holding x[fn(i, ...)]
+/// at i (docs/remappings.md, "User-defined maps"). `index` is then fn, and dl-annotate
+/// completes the clause with x's element type and the kernel parameters fn's other
+/// arguments read (`x:float[fn(n, s)]`), whose values the runtime passes to the map kernel
+/// it emits (`dl_map_<kernel>_<x>`).
 struct GatherAnnotation {
   std::string name;   // the gathered array (a parameter)
-  std::string index;  // the index array (a parameter)
+  std::string index;  // the index array (a parameter), or the function of a map
   std::string type;   // element type of `name`: a scalar or vector type; empty before dl-annotate
   std::string index_type;  // integer type of `index`'s elements; empty before dl-annotate
+  bool map = false;        // a `map:` clause
+  /// A map's parameters (in the kernel's order) its function's other arguments read;
+  /// meaningful once completed (`type` not empty).
+  std::vector<std::string> args;
   int line = 0, column = 0;
   /// Bytes of one element of `type` (a 3-vector takes 4 elements' room), 0 when `type`
   /// is not an OpenCL C scalar or vector type.
@@ -156,7 +167,7 @@ struct KernelAnnotation {
   bool params_exact = true;
   std::vector<BufferAnnotation> buffers;
   std::vector<LocalAnnotation> locals;    // `local:` clauses
-  std::vector<GatherAnnotation> gathers;  // `gather:` clauses
+  std::vector<GatherAnnotation> gathers;  // `gather:` and `map:` clauses
   int line = 0;                           // line of the first //DL: line
   /// Index of parameter `name` in the compiled list when the text gives it
   /// (params_exact), else -1: never an index that depends on build options.
@@ -224,7 +235,10 @@ std::vector<int> whole_groups(const KernelAnnotation& ka,
 std::string format_clause(const BufferAnnotation& b);
 /// Formats one buffer of a `local:` clause back to text (`in[w * h]`).
 std::string format_local(const LocalAnnotation& l);
-/// Formats one array of a `gather:` clause back to text (`x:float[col:int]`).
+/// Formats one array of a `gather:` or `map:` clause back to text (`x:float[col:int]`,
+/// `x:float[fn(n)]`).
 std::string format_gather(const GatherAnnotation& g);
+/// What a message calls it: `the gather x[col]`, `the map x[fn]`.
+std::string describe_gather(const GatherAnnotation& g);
 
 }  // namespace dl

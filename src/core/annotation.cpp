@@ -220,14 +220,17 @@ class ClauseParser {
       if (i_ >= t_.size()) return true;
       const bool local = word("local");
       const bool gather = !local && word("gather");
-      if (!local && !gather && !word("AoS") && !word("aos"))
-        return error("expected 'AoS:' (the layout the host keeps), 'local:' or 'gather:', found " +
-                     found());
+      const bool map = !local && !gather && word("map");
+      if (!local && !gather && !map && !word("AoS") && !word("aos"))
+        return error(
+            "expected 'AoS:' (the layout the host keeps), 'local:', 'gather:' or 'map:', found " +
+            found());
       skip();
       if (!eat(':'))
         return error(std::string("expected ':' after '") +
                      (local    ? "local"
                       : gather ? "gather"
+                      : map    ? "map"
                                : "AoS") +
                      "', found " + found());
       while (true) {
@@ -235,9 +238,10 @@ class ClauseParser {
           LocalAnnotation l;
           if (!staged(l)) return false;
           locals.push_back(std::move(l));
-        } else if (gather) {
+        } else if (gather || map) {
           GatherAnnotation g;
-          if (!gathered(g)) return false;
+          g.map = map;
+          if (!(map ? mapped(g) : gathered(g))) return false;
           gathers.push_back(std::move(g));
         } else {
           BufferAnnotation b;
@@ -426,6 +430,61 @@ class ClauseParser {
     if (g.type.empty() != g.index_type.empty())
       return error("'" + g.name + "[" + g.index +
                    "]' names one element type: give both (as dl-annotate completes them) or none");
+    return true;
+  }
+  /// An array of a `map:` clause: `x[fn]`, completed `x:float[fn(n, s)]` (the kernel
+  /// parameters fn's other arguments read).
+  bool mapped(GatherAnnotation& g) {
+    skip();
+    g.column = col();
+    g.line = line_;
+    g.name = ident();
+    if (g.name.empty()) return error("expected an array (parameter) name, found " + found());
+    skip();
+    if (eat(':')) {
+      skip();
+      const std::size_t at = i_;
+      g.type = ident();
+      if (g.type.empty() || !g.elem_size()) {
+        i_ = at;
+        return error("expected the element type of '" + g.name +
+                     "' (a scalar or vector type such as float or int4), found " + found());
+      }
+      skip();
+    }
+    if (!eat('['))
+      return error("expected '[' with the function that maps '" + g.name + "' (" + g.name +
+                   "[fn]: its reads " + g.name + "[fn(i, ...)]), found " + found());
+    skip();
+    g.index = ident();
+    if (g.index.empty()) return error("expected a function name, found " + found());
+    skip();
+    if (eat('(')) {
+      if (g.type.empty())
+        return error("'" + g.name + "[" + g.index +
+                     "(...)]' lists the parameters its map reads without the element type of '" +
+                     g.name + "': give both (as dl-annotate completes them) or none");
+      skip();
+      while (!eat(')')) {
+        if (!g.args.empty()) {
+          if (!eat(','))
+            return error("expected ',' or ')' in the parameters of '" + g.index + "', found " +
+                         found());
+          skip();
+        }
+        std::string a = ident();
+        if (a.empty()) return error("expected a parameter name, found " + found());
+        g.args.push_back(std::move(a));
+        skip();
+      }
+      skip();
+    } else if (!g.type.empty()) {
+      return error("expected '(' with the parameters the map '" + g.index + "' of '" + g.name +
+                   "' reads (as dl-annotate completes them), found " + found());
+    }
+    if (!eat(']'))
+      return error("expected ']' after the function '" + g.index + "', found " + found());
+    if (g.index == g.name) return error("'" + g.name + "' cannot be its own map");
     return true;
   }
   /// A buffer of a `local:` clause: `name[elements]`.
@@ -803,7 +862,11 @@ SourceAnnotations scan_annotations(std::string_view src,
     // A gather reads both arrays as the host wrote them: neither may be converted (an AoS:
     // clause) or staged (a local: clause), and an array is gathered through one index.
     for (const auto& g : p.gathers) {
-      for (const std::string* n : {&g.name, &g.index})
+      // A map's index is a function; the parameters its arguments read are the kernel's.
+      std::vector<const std::string*> params = {&g.name};
+      if (!g.map) params.push_back(&g.index);
+      for (const std::string& a : g.args) params.push_back(&a);
+      for (const std::string* n : params)
         if (k->params_exact && k->param_index(*n) < 0) {
           out.diagnostics.push_back(
               {g.line, g.column, true,
@@ -812,12 +875,13 @@ SourceAnnotations scan_annotations(std::string_view src,
         }
       auto clash = [&](const std::string& n, const char* what, int line) {
         out.diagnostics.push_back({g.line, g.column, true,
-                                   "'" + n + "' of the gather " + g.name + "[" + g.index +
-                                       "] is also " + what + " (line " + std::to_string(line) +
+                                   "'" + n + "' of " + describe_gather(g) + " is also " + what +
+                                       " (line " + std::to_string(line) +
                                        "): a gather reads it as the host wrote it"});
         bad = true;
       };
       for (const std::string* n : {&g.name, &g.index}) {
+        if (g.map && n == &g.index) continue;
         for (const auto& b : k->buffers)
           if (b.name == *n) clash(*n, "in an AoS: clause", b.line);
         for (const auto& b : p.buffers)
@@ -838,18 +902,18 @@ SourceAnnotations scan_annotations(std::string_view src,
       if (first) {
         out.diagnostics.push_back({g.line, g.column, true,
                                    "'" + g.name + "' of kernel '" + sig.name +
-                                       "' is already gathered (line " + std::to_string(first) +
-                                       ")"});
+                                       "' is already gathered or mapped (line " +
+                                       std::to_string(first) + ")"});
         bad = true;
       }
     }
     // ... and an AoS: or local: clause of a later line may not name an array gathered before.
     for (const Named& b : named)
       for (const auto& g : k->gathers)
-        if (b.name == g.name || b.name == g.index) {
+        if (b.name == g.name || (!g.map && b.name == g.index)) {
           out.diagnostics.push_back({b.line, b.column, true,
-                                     "'" + b.name + "' is read by the gather " + g.name + "[" +
-                                         g.index + "] (line " + std::to_string(g.line) +
+                                     "'" + b.name + "' is read by " + describe_gather(g) +
+                                         " (line " + std::to_string(g.line) +
                                          "): a gather reads it as the host wrote it"});
           bad = true;
         }
@@ -1041,7 +1105,16 @@ std::pair<unsigned, bool> GatherAnnotation::index_kind() const {
 
 std::string format_gather(const GatherAnnotation& g) {
   if (g.type.empty()) return g.name + "[" + g.index + "]";
+  if (g.map) {
+    std::string s = g.name + ":" + g.type + "[" + g.index + "(";
+    for (std::size_t i = 0; i < g.args.size(); ++i) s += (i ? ", " : "") + g.args[i];
+    return s + ")]";
+  }
   return g.name + ":" + g.type + "[" + g.index + ":" + g.index_type + "]";
+}
+
+std::string describe_gather(const GatherAnnotation& g) {
+  return (g.map ? "the map " : "the gather ") + g.name + "[" + g.index + "]";
 }
 
 std::string format_local(const LocalAnnotation& l) {

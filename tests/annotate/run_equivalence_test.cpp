@@ -328,21 +328,30 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
     ASSERT_EQ(err, CL_SUCCESS);
     std::vector<cl_mem> parents(args.size(), nullptr), mems(args.size(), nullptr);
     std::vector<dl::Layout> lay(args.size());
-    for (std::size_t a = 0; a < args.size(); ++a) {
-      const Data& d = inputs[a];
+    // Argument `a`'s value (not a buffer) as argument `at` of kernel `to`.
+    auto set_value = [&](cl_kernel to, cl_uint at, std::size_t a) {
       const Arg& arg = args[a];
       if (arg.kind == Arg::Int) {
         cl_int x = std::stoi(arg.value);
-        err = clSetKernelArg(k, static_cast<cl_uint>(a), sizeof x, &x);
-      } else if (arg.kind == Arg::UInt) {
+        return clSetKernelArg(to, at, sizeof x, &x);
+      }
+      if (arg.kind == Arg::UInt) {
         cl_uint x = static_cast<cl_uint>(std::stoul(arg.value));
-        err = clSetKernelArg(k, static_cast<cl_uint>(a), sizeof x, &x);
-      } else if (arg.kind == Arg::Float) {
+        return clSetKernelArg(to, at, sizeof x, &x);
+      }
+      if (arg.kind == Arg::Float) {
         cl_float x = std::stof(arg.value);
-        err = clSetKernelArg(k, static_cast<cl_uint>(a), sizeof x, &x);
-      } else if (arg.kind == Arg::Bytes) {
-        const auto& x = by_value.at(params[a]);
-        err = clSetKernelArg(k, static_cast<cl_uint>(a), x.size(), x.data());
+        return clSetKernelArg(to, at, sizeof x, &x);
+      }
+      const auto& x = by_value.at(params[a]);
+      return clSetKernelArg(to, at, x.size(), x.data());
+    };
+    for (std::size_t a = 0; a < args.size(); ++a) {
+      const Data& d = inputs[a];
+      const Arg& arg = args[a];
+      if (arg.kind == Arg::Int || arg.kind == Arg::UInt || arg.kind == Arg::Float ||
+          arg.kind == Arg::Bytes) {
+        err = set_value(k, static_cast<cl_uint>(a), a);
       } else {
         // The buffer is a sub-buffer of one kGuard bytes longer: the guard shows writes
         // past its end.
@@ -366,8 +375,10 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       ASSERT_EQ(err, CL_SUCCESS) << "argument " << a;
     }
     // The DL builds' gathered copies (parameters after the application's): what the
-    // runtime gathers, x[col[i]] for every index of col.
+    // runtime gathers, x[col[i]] for every index of col; for a map, what its map kernel
+    // (the DL build's dl_map_<kernel>_<x>) makes, with the count after the copy.
     std::vector<cl_mem> copies;
+    auto next = static_cast<cl_uint>(params.size());
     for (std::size_t gi = 0; variants[v].T && gi < ka->gathers.size(); ++gi) {
       const dl::GatherAnnotation& g = ka->gathers[gi];
       const auto at = [&](const std::string& n) {
@@ -375,6 +386,35 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
                                         params.begin());
       };
       ASSERT_LT(at(g.name), params.size());
+      if (g.map) {
+        const std::size_t xi = at(g.name);
+        const cl_ulong nx = inputs[xi].bytes.size() / g.elem_size();
+        const std::string name = "dl_map_" + t.kernel + "_" + g.name;
+        cl_kernel mk = clCreateKernel(programs[v], name.c_str(), &err);
+        ASSERT_EQ(err, CL_SUCCESS) << "the map kernel " << name;
+        copies.push_back(clCreateBuffer(cl().context, CL_MEM_READ_WRITE,
+                                        std::max<std::size_t>(inputs[xi].bytes.size(), 1), nullptr,
+                                        &err));
+        ASSERT_EQ(err, CL_SUCCESS);
+        ASSERT_EQ(clSetKernelArg(mk, 0, sizeof(cl_mem), &mems[xi]), CL_SUCCESS);
+        ASSERT_EQ(clSetKernelArg(mk, 1, sizeof(cl_mem), &copies.back()), CL_SUCCESS);
+        ASSERT_EQ(clSetKernelArg(mk, 2, sizeof nx, &nx), CL_SUCCESS);
+        for (std::size_t i = 0; i < g.args.size(); ++i) {
+          ASSERT_LT(at(g.args[i]), params.size());
+          ASSERT_EQ(set_value(mk, static_cast<cl_uint>(3 + i), at(g.args[i])), CL_SUCCESS)
+              << g.args[i];
+        }
+        const size_t n = static_cast<size_t>(nx);
+        if (n) {
+          ASSERT_EQ(
+              clEnqueueNDRangeKernel(cl().queue, mk, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+        }
+        clReleaseKernel(mk);
+        ASSERT_EQ(clSetKernelArg(k, next++, sizeof(cl_mem), &copies.back()), CL_SUCCESS);
+        ASSERT_EQ(clSetKernelArg(k, next++, sizeof nx, &nx), CL_SUCCESS);
+        continue;
+      }
       ASSERT_LT(at(g.index), params.size());
       const Data& xs = inputs[at(g.name)];
       const Data& cs = inputs[at(g.index)];
@@ -390,9 +430,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       copies.push_back(clCreateBuffer(cl().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                       copy.size(), copy.data(), &err));
       ASSERT_EQ(err, CL_SUCCESS);
-      ASSERT_EQ(clSetKernelArg(k, static_cast<cl_uint>(params.size() + gi), sizeof(cl_mem),
-                               &copies.back()),
-                CL_SUCCESS)
+      ASSERT_EQ(clSetKernelArg(k, next++, sizeof(cl_mem), &copies.back()), CL_SUCCESS)
           << "the gathered copy of " << g.name;
     }
     const size_t gs = t.global;
@@ -490,7 +528,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, RunFile,
                          ::testing::Values("basic.cl", "helpers.cl", "whole.cl", "vector_packed.cl",
                                            "flat.cl", "layouts.cl", "past_n.cl", "conditional.cl",
                                            "defined/conditional.cl", "choice.cl", "counts.cl",
-                                           "swap.cl", "diagonal.cl", "offsets.cl", "gather.cl"),
+                                           "swap.cl", "diagonal.cl", "offsets.cl", "gather.cl",
+                                           "map.cl"),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param.substr(0, i.param.find('.'));
                            for (char& c : s)

@@ -487,6 +487,56 @@ TEST(Annotation, GatherClauses) {
   }
 }
 
+TEST(Annotation, MapClauses) {
+  // `map: x[fn]`: a gather through a function of the program; dl-annotate completes it
+  // with x's element type and the parameters fn's other arguments read.
+  auto s = dl::scan_annotations(
+      "//DL: map: x[rev]; gather: y[col]\n"
+      "//DL: map: w:float4[perm(n, s)], v:int[ident()]\n"
+      "__kernel void k(__global const float* x, __global const float* y, __global const int* "
+      "col, __global const float4* w, __global const int* v, uint n, uint s) {}\n");
+  ASSERT_EQ(s.kernels.size(), 1u) << (s.diagnostics.empty() ? "" : s.diagnostics[0].message);
+  const auto& k = s.kernels[0];
+  ASSERT_EQ(k.gathers.size(), 4u);
+  EXPECT_TRUE(k.gathers[0].map);
+  EXPECT_FALSE(k.gathers[1].map);
+  EXPECT_EQ(dl::format_gather(k.gathers[0]), "x[rev]");
+  EXPECT_EQ(dl::describe_gather(k.gathers[0]), "the map x[rev]");
+  EXPECT_EQ(dl::describe_gather(k.gathers[1]), "the gather y[col]");
+  EXPECT_EQ(dl::format_gather(k.gathers[2]), "w:float4[perm(n, s)]");
+  EXPECT_EQ(k.gathers[2].args, (std::vector<std::string>{"n", "s"}));
+  EXPECT_EQ(k.gathers[2].elem_size(), 16u);
+  EXPECT_EQ(dl::format_gather(k.gathers[3]), "v:int[ident()]");
+  EXPECT_TRUE(k.gathers[3].args.empty());
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {"//DL: map: x\n", "expected '[' with the function"},
+           {"//DL: map: x[]\n", "expected a function name"},
+           {"//DL: map: x[f\n", "expected ']' after the function 'f'"},
+           {"//DL: map: x[x]\n", "its own map"},
+           {"//DL: map: x[f(n)]\n", "without the element type"},
+           {"//DL: map: x:float[f]\n", "expected '(' with the parameters"},
+           {"//DL: map: x:float[f(n m)]\n", "expected ',' or ')'"},
+           {"//DL: map: x:float[f(nope)]\n", "'nope' is not a parameter"},
+           {"//DL: map: nope[f]\n", "'nope' is not a parameter"},
+           {"//DL: map: x[f], x[g]\n", "already gathered or mapped"},
+           {"//DL: gather: x[col]; map: x[f]\n", "already gathered or mapped"},
+           {"//DL: map: x[f]; AoS: const x[*]\n", "also in an AoS: clause"},
+           {"//DL: map: x[f]\n//DL: local: x[4]\n", "read by the map x[f]"},
+           {"//DL: map x[f]\n", "expected ':' after 'map'"}}) {
+    auto d = dl::scan_annotations(bad +
+                                  "__kernel void k(__global const float* x, __global "
+                                  "const int* col, int n) {}\n");
+    EXPECT_TRUE(d.kernels.empty()) << bad;
+    ASSERT_FALSE(d.diagnostics.empty()) << bad;
+    EXPECT_NE(d.diagnostics[0].message.find(says), std::string::npos)
+        << bad << ": " << d.diagnostics[0].message;
+  }
+  // A map's function need not be a parameter: the kernel keeps its clause.
+  auto f =
+      dl::scan_annotations("//DL: map: x[f]\n__kernel void k(__global const float* x, int n) {}\n");
+  EXPECT_EQ(f.kernels.size(), 1u);
+}
+
 TEST(Annotation, LocalClauses) {
   // `local:` names buffers to stage in local memory with their element counts; it mixes
   // with `AoS:` clauses on one line or on lines of their own.
