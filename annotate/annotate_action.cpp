@@ -1056,10 +1056,11 @@ class Consumer : public ASTConsumer {
         why = "its arguments after the first differ from those of the first read";
       if (why.empty()) {
         const clang::Expr* e = call->getArg(0);
-        if (!sp_->replace(a, [this, copy, count, e, a] {
+        const ArraySubscriptExpr* whole = a;  // (a structured binding: not capturable in C++17)
+        if (!sp_->replace(a, [this, copy, count, e, whole] {
               const std::string i = sp_->text(e);
               return "((" + i + ") < " + count + " ? " + copy + "[" + i +
-                     "] : " + sp_->inner_text(a) + ")";
+                     "] : " + sp_->inner_text(whole) + ")";
             }))
           why = "its text is not in the kernel's file";
       }

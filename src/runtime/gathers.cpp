@@ -3,7 +3,10 @@
 // device. A copy is kept while neither array changes: every command that may write the
 // bytes of either (host writes, fills, copies, maps, kernels that take them as an
 // argument, commands DL cannot see into) marks it to be gathered again at the next
-// launch that reads it. The application's buffers are only read.
+// launch that reads it. The application's buffers are only read. A map's copy (`map:
+// x[fn]`, "User-defined maps") is the same with no index array, made by the map kernel
+// of the DL build from the launch's values of the arguments the map reads: it is made
+// again also when those values change.
 #include "gathers.hpp"
 
 #include <spdlog/spdlog.h>
@@ -40,6 +43,30 @@ void measure(GatheredCopy& g) {
     g.gather_ns = static_cast<double>(end - start);
 }
 
+/// Enqueues the map kernel of `u` (copy[i] = x[fn(i, ...)] for every element i of x) on
+/// `q` after `w`; why it failed, or empty.
+std::string enqueue_map(const KernelState& ks, const GatherUse& u, cl_mem copy, cl_command_queue q,
+                        const WaitList& w, cl_event* done) {
+  const GatherAnnotation& ga = ks.ann().gathers[u.clause];
+  cl_kernel k = u.map;
+  const cl_ulong n = u.shape.count;
+  cl_int st = real().clSetKernelArg(k, 0, sizeof(cl_mem), &u.x);
+  if (st == CL_SUCCESS) st = real().clSetKernelArg(k, 1, sizeof(cl_mem), &copy);
+  if (st == CL_SUCCESS) st = real().clSetKernelArg(k, 2, sizeof n, &n);
+  for (std::size_t i = 0; st == CL_SUCCESS && i < ks.map_params[u.clause].size(); ++i) {
+    const ArgValue& v = ks.args[static_cast<std::size_t>(ks.map_params[u.clause][i])];
+    st = real().clSetKernelArg(k, static_cast<cl_uint>(3 + i), v.size,
+                               v.bytes.empty() ? nullptr : v.bytes.data());
+  }
+  if (st != CL_SUCCESS)
+    return fmt::format("setting the arguments of its map kernel failed ({})", st);
+  const std::size_t global = u.shape.count;
+  st = real().clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, w.size(), w.data(), done);
+  if (st != CL_SUCCESS)
+    return fmt::format("its map kernel dl_map_{}_{} failed ({})", ks.name, ga.name, st);
+  return {};
+}
+
 void drop(GatheredCopy& g) {
   if (g.copy) real().clReleaseMemObject(g.copy);
   release(g.built);
@@ -60,8 +87,9 @@ void Runtime::gathered_written(cl_mem m) {
   const BufferState* b = m ? buffer(m) : nullptr;
   std::vector<std::shared_ptr<KernelPolicy>> ended;
   for (GatheredCopy& g : gathered)
-    if (g.valid && (!m || (b ? shares_bytes(*this, g.x, *b) || shares_bytes(*this, g.index, *b)
-                             : m == g.x || m == g.index))) {
+    if (g.valid &&
+        (!m || (b ? shares_bytes(*this, g.x, *b) || (g.index && shares_bytes(*this, g.index, *b))
+                  : m == g.x || (g.index && m == g.index)))) {
       g.valid = false;
       ended.insert(ended.end(), g.policies.begin(), g.policies.end());
     }
@@ -72,7 +100,7 @@ void Runtime::gathered_written(cl_mem m) {
 
 void Runtime::gathered_gone(cl_mem m) {
   auto gone = [&](GatheredCopy& g) {
-    if (g.x != m && g.index != m) return false;
+    if (g.x != m && (!g.index || g.index != m)) return false;
     drop(g);
     return true;
   };
@@ -88,18 +116,20 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
     GatherUse u;
     u.clause = g;
     u.x = ks.args[static_cast<std::size_t>(xi)].mem;
-    u.index = ks.args[static_cast<std::size_t>(ci)].mem;
-    const std::string what = "the gather " + format_gather(ga);
+    u.index = ga.map ? nullptr : ks.args[static_cast<std::size_t>(ci)].mem;
+    const std::string what = describe_gather(ga);
     BufferState* bx = u.x ? rt.buffer(u.x) : nullptr;
     BufferState* bc = u.index ? rt.buffer(u.index) : nullptr;
-    if (!bx || !bc) {
+    if (!bx || (!ga.map && !bc)) {
       why =
           fmt::format("{}: argument {} is not a buffer DL tracks", what, !bx ? ga.name : ga.index);
       return {};
     }
     // Bytes that change without a command DL sees (the host's own memory, an image over
     // them, an open map) would leave a copy stale.
-    for (cl_mem m : {u.x, u.index})
+    std::vector<cl_mem> arrays = {u.x};
+    if (u.index) arrays.push_back(u.index);
+    for (cl_mem m : arrays)
       for (BufferState* f : rt.family(m))
         if (f->host_visible || f->images || f->maps) {
           why = fmt::format("{}: argument {} is {}", what, m == u.x ? ga.name : ga.index,
@@ -115,7 +145,7 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
       const BufferState* o = m ? rt.buffer(m) : nullptr;
       if (!m || gathered_arg(ks, j)) continue;
       const bool on_x = o ? shares_bytes(rt, u.x, *o) : m == u.x;
-      if (on_x || (o ? shares_bytes(rt, u.index, *o) : m == u.index)) {
+      if (on_x || (u.index && (o ? shares_bytes(rt, u.index, *o) : m == u.index))) {
         why = fmt::format("{}: argument {} shares bytes with {}", what, name_of(ks, j),
                           on_x ? ga.name : ga.index);
         return {};
@@ -125,17 +155,33 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
     u.shape.elem = ga.elem_size();
     u.shape.index_bytes = ib;
     u.shape.index_signed = is_signed;
-    u.shape.count = bc->size / ib;
     u.shape.src_elems = bx->size / u.shape.elem;
+    u.shape.count = ga.map ? u.shape.src_elems : bc->size / ib;
+    if (ga.map && !u.shape.count) {
+      why =
+          fmt::format("{}: argument {} holds no element of {} bytes", what, ga.name, u.shape.elem);
+      return {};
+    }
     u.bytes = std::max<std::size_t>(u.shape.count, 1) * u.shape.elem;
+    if (ga.map) {
+      // The values of the arguments the map reads: a copy made from others is stale.
+      u.map = ks.map_kernels[g];
+      for (int a : ks.map_params[g]) {
+        const ArgValue& v = ks.args[static_cast<std::size_t>(a)];
+        u.key.insert(u.key.end(), v.bytes.begin(), v.bytes.end());
+      }
+    }
+    const std::string map = ga.map ? "dl_map_" + ks.name + "_" + ga.name : std::string();
     for (std::size_t s = 0; s < rt.gathered.size(); ++s) {
       const GatheredCopy& c = rt.gathered[s];
-      if (c.x == u.x && c.index == u.index && c.elem == u.shape.elem && c.index_bytes == ib &&
-          c.index_signed == is_signed)
+      if (c.x == u.x && c.index == u.index && c.elem == u.shape.elem &&
+          (ga.map ? c.program == ks.program->shadow && c.map == map
+                  : c.index_bytes == ib && c.index_signed == is_signed))
         u.slot = static_cast<int>(s);
     }
     u.build = u.slot < 0 || !rt.gathered[static_cast<std::size_t>(u.slot)].valid ||
-              rt.gathered[static_cast<std::size_t>(u.slot)].bytes != u.bytes;
+              rt.gathered[static_cast<std::size_t>(u.slot)].bytes != u.bytes ||
+              rt.gathered[static_cast<std::size_t>(u.slot)].key != u.key;
     if (u.build && u.slot >= 0) {
       GatheredCopy& c = rt.gathered[static_cast<std::size_t>(u.slot)];
       measure(c);
@@ -160,6 +206,10 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       c.elem = u.shape.elem;
       c.index_bytes = u.shape.index_bytes;
       c.index_signed = u.shape.index_signed;
+      if (ga.map) {
+        c.program = ks.program->shadow;
+        c.map = "dl_map_" + ks.name + "_" + ga.name;
+      }
       rt.gathered.push_back(c);
       slot = rt.gathered.size() - 1;
     }
@@ -184,15 +234,22 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
         c.bytes = u.bytes;
       }
       c.valid = false;
-      Marshaler* m = rt.marshaler(qi.context, qi.device);
-      if (!m) return fmt::format("the gather {}: no marshaler for this device", format_gather(ga));
       rt.order_after_conversions(u.x, q, w);
-      rt.order_after_conversions(u.index, q, w);
+      if (u.index) rt.order_after_conversions(u.index, q, w);
       cl_event done = nullptr;
-      const MarshalResult r =
-          m->enqueue_gather(q, u.x, 0, u.index, 0, c.copy, 0, u.shape, w.size(), w.data(), &done);
-      if (r.status != CL_SUCCESS)
-        return fmt::format("the gather {} failed ({}): {}", format_gather(ga), r.status, r.error);
+      if (ga.map) {
+        if (std::string e = enqueue_map(ks, u, c.copy, q, w, &done); !e.empty())
+          return fmt::format("{}: {}", describe_gather(ga), e);
+        c.key = u.key;
+      } else {
+        Marshaler* m = rt.marshaler(qi.context, qi.device);
+        if (!m)
+          return fmt::format("the gather {}: no marshaler for this device", format_gather(ga));
+        const MarshalResult r =
+            m->enqueue_gather(q, u.x, 0, u.index, 0, c.copy, 0, u.shape, w.size(), w.data(), &done);
+        if (r.status != CL_SUCCESS)
+          return fmt::format("the gather {} failed ({}): {}", format_gather(ga), r.status, r.error);
+      }
       release(c.built);
       retain(done);
       c.built = done;
@@ -216,8 +273,17 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     if (st == CL_SUCCESS && ks.wide)
       st = real().clSetKernelArg(ks.wide, at, sizeof(cl_mem), &c.copy);
     if (st != CL_SUCCESS)
-      return fmt::format("the gather {}: setting its copy as argument {} failed ({})",
-                         format_gather(ga), at, st);
+      return fmt::format("{}: setting its copy as argument {} failed ({})", describe_gather(ga), at,
+                         st);
+    if (ga.map) {  // and the copy's elements
+      const auto n_at = static_cast<cl_uint>(ks.map_count_args[u.clause]);
+      const cl_ulong n = u.shape.count;
+      st = real().clSetKernelArg(ks.shadow, n_at, sizeof n, &n);
+      if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, n_at, sizeof n, &n);
+      if (st != CL_SUCCESS)
+        return fmt::format("{}: setting its count as argument {} failed ({})", describe_gather(ga),
+                           n_at, st);
+    }
   }
   return {};
 }

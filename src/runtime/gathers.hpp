@@ -13,10 +13,12 @@ struct GatherUse {
   std::size_t clause = 0;
   cl_mem x = nullptr, index = nullptr;
   GatherShape shape;
-  std::size_t bytes = 0;  // of the copy
-  int slot = -1;          // its entry in Runtime::gathered; -1: none yet
-  bool build = false;     // the copy must be gathered (again) before the launch
-  double cost_ns = 0;     // what its last gather took on the device (0: not measured)
+  std::size_t bytes = 0;           // of the copy
+  int slot = -1;                   // its entry in Runtime::gathered; -1: none yet
+  bool build = false;              // the copy must be gathered (again) before the launch
+  double cost_ns = 0;              // what its last gather took on the device (0: not measured)
+  cl_kernel map = nullptr;         // a map's kernel (KernelState::map_kernels)
+  std::vector<unsigned char> key;  // a map's: the values of the arguments it reads
 };
 
 /// What the gathers of a launch of `ks` need; empty `why` when they can be served.

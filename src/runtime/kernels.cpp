@@ -40,6 +40,12 @@ bool integer(const std::string& type) {
   return parse_scalar(type, s) && s != Scalar::Half && s != Scalar::Float && s != Scalar::Double;
 }
 
+/// Releases the map kernels of `ks`.
+void release_maps(KernelState& ks) {
+  for (cl_kernel& k : ks.map_kernels)
+    if (k) real().clReleaseKernel(k), k = nullptr;
+}
+
 /// Binds the annotation of `ks` to the arguments of its shadow kernel. Empty on success,
 /// else why the kernel stays untransformed.
 std::string bind(KernelState& ks, cl_uint nargs) {
@@ -60,15 +66,23 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   ks.whole_set.assign(ka.buffers.size(), 0);
   ks.whole_group = whole_groups(ka, ks.program->ann.records);
   ks.gather_args.assign(ka.gathers.size(), -1);
+  ks.map_count_args.assign(ka.gathers.size(), -1);
   for (cl_uint i = nargs; i < shadow_args; ++i) {
     const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
-    // Then one `__global const T* dl_gather_<x>` per gather: clause.
+    // Then one `__global const T* dl_gather_<x>` per gather: clause, `__global const T*
+    // dl_map_<x>, ulong dl_map_n_<x>` per map: clause.
     bool gather = false;
-    for (std::size_t g = 0; g < ka.gathers.size(); ++g)
-      if (name == "dl_gather_" + ka.gathers[g].name && ks.gather_args[g] < 0) {
+    for (std::size_t g = 0; g < ka.gathers.size(); ++g) {
+      const GatherAnnotation& ga = ka.gathers[g];
+      if (name == (ga.map ? "dl_map_" : "dl_gather_") + ga.name && ks.gather_args[g] < 0) {
         ks.gather_args[g] = static_cast<int>(i);
         gather = true;
+      } else if (ga.map && name == "dl_map_n_" + ga.name && ks.map_count_args[g] < 0 &&
+                 arg_string(ks.shadow, i, CL_KERNEL_ARG_TYPE_NAME) == "ulong") {
+        ks.map_count_args[g] = static_cast<int>(i);
+        gather = true;
       }
+    }
     if (gather) continue;
     int which = -1;
     for (std::size_t b = 0; b < ka.buffers.size(); ++b)
@@ -96,28 +110,52 @@ std::string bind(KernelState& ks, cl_uint nargs) {
     return -1;
   };
   ks.gather_params.clear();
+  ks.map_params.assign(ka.gathers.size(), {});
+  release_maps(ks);
+  ks.map_kernels.assign(ka.gathers.size(), nullptr);
   for (std::size_t g = 0; g < ka.gathers.size(); ++g) {
     const GatherAnnotation& ga = ka.gathers[g];
+    const char* prefix = ga.map ? "dl_map_" : "dl_gather_";
     if (ks.gather_args[g] < 0)
-      return fmt::format("'{}' is gathered but its DL build has no argument dl_gather_{}", ga.name,
+      return fmt::format("'{}' is gathered but its DL build has no argument {}{}", ga.name, prefix,
                          ga.name);
-    if (!ga.elem_size() || !ga.index_kind().first)
+    if (ga.map && ks.map_count_args[g] < 0)
+      return fmt::format("'{}' is mapped but its DL build has no argument ulong dl_map_n_{}",
+                         ga.name, ga.name);
+    if (!ga.elem_size() || (!ga.map && !ga.index_kind().first))
       return fmt::format(
-          "the gather {} has no element types (an annotation dl-annotate did "
+          "{} has no element types (an annotation dl-annotate did "
           "not complete)",
-          format_gather(ga));
-    const int x = index(ga.name), c = index(ga.index);
-    if (x < 0 || c < 0)
-      return fmt::format("the gather {} names '{}', not a parameter of the kernel",
-                         format_gather(ga), x < 0 ? ga.name : ga.index);
+          describe_gather(ga));
+    const int x = index(ga.name), c = ga.map ? -1 : index(ga.index);
+    if (x < 0 || (!ga.map && c < 0))
+      return fmt::format("{} names '{}', not a parameter of the kernel", describe_gather(ga),
+                         x < 0 ? ga.name : ga.index);
+    if (ga.map) {
+      for (const std::string& a : ga.args) {
+        const int i = index(a);
+        if (i < 0)
+          return fmt::format("{} reads '{}', not a parameter of the kernel", describe_gather(ga),
+                             a);
+        ks.map_params[g].push_back(i);
+      }
+      const std::string mk = "dl_map_" + ks.name + "_" + ga.name;
+      cl_int err = CL_SUCCESS;
+      ks.map_kernels[g] = real().clCreateKernel(ks.program->shadow, mk.c_str(), &err);
+      if (!ks.map_kernels[g])
+        return fmt::format("{}: no map kernel {} in its DL build ({})", describe_gather(ga), mk,
+                           err);
+    }
     // The element types the annotation gives must be the compiler's (argument info).
-    for (const auto& [i, want] : {std::pair{x, ga.type}, std::pair{c, ga.index_type}}) {
+    std::vector<std::pair<int, std::string>> typed = {{x, ga.type}};
+    if (!ga.map) typed.emplace_back(c, ga.index_type);
+    for (const auto& [i, want] : typed) {
       std::string type = arg_string(ks.shadow, static_cast<cl_uint>(i), CL_KERNEL_ARG_TYPE_NAME);
       while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.pop_back();
       if (type != want)
-        return fmt::format("the gather {} says '{}' holds {}, the kernel's argument is '{}*'",
-                           format_gather(ga), ks.arg_names[static_cast<std::size_t>(i)], want,
-                           type);
+        return fmt::format("the {} {} says '{}' holds {}, the kernel's argument is '{}*'",
+                           ga.map ? "map" : "gather", format_gather(ga),
+                           ks.arg_names[static_cast<std::size_t>(i)], want, type);
     }
     ks.gather_params.emplace_back(x, c);
   }
@@ -167,11 +205,12 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   return {};
 }
 
-/// Releases DL's kernels of `ks` (its builds).
+/// Releases DL's kernels of `ks` (its builds and map kernels).
 void release_builds(KernelState& ks) {
   if (ks.shadow) real().clReleaseKernel(ks.shadow);
   if (ks.wide) real().clReleaseKernel(ks.wide);
   ks.shadow = ks.wide = nullptr;
+  release_maps(ks);
 }
 
 void track(cl_kernel k, cl_program program, std::string name) {
@@ -239,6 +278,7 @@ bool attach_shadow(KernelState& ks) {
     if (ks.shadow) real().clReleaseKernel(ks.shadow);
     ks.shadow = nullptr;
     ks.shadow_failed = true;
+    release_maps(ks);
     return false;
   }
   if (ks.program->wide) {

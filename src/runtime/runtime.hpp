@@ -148,9 +148,16 @@ struct KernelState {
   /// record count (dl::whole_groups: the smallest of theirs), or -1.
   std::vector<int> whole_group;
   /// Per `gather:` clause: the shadow's argument `dl_gather_<x>` that takes the gathered
-  /// copy (past the record counts), and the arguments of x and of its index array.
+  /// copy (past the record counts), and the arguments of x and of its index array. For a
+  /// `map:` clause: `dl_map_<x>`, the argument of x and -1; its copy's element count
+  /// goes in `dl_map_n_<x>` (map_count_args), and the map kernel of the shadow's program,
+  /// `dl_map_<kernel>_<x>`, builds it from the arguments map_params name (else -1 and
+  /// null).
   std::vector<int> gather_args;
   std::vector<std::pair<int, int>> gather_params;
+  std::vector<int> map_count_args;
+  std::vector<std::vector<int>> map_params;
+  std::vector<cl_kernel> map_kernels;
   std::vector<std::string> arg_names;  // the compiler's parameter names (argument info)
   std::vector<ArgValue> args;
   std::uint32_t app_refs = 1;
@@ -173,12 +180,18 @@ struct BufferStats {
 
 /// A copy of array x gathered through index array col (a `gather:` clause: x[col[i]]
 /// at i), kept while neither changes (gathers.cpp).
+///
+/// A map's copy (a `map:` clause: x[fn(i, ...)] at i) has no index array: it is the one
+/// of x made by map kernel `map` of program `program`, from the argument values `key`.
 struct GatheredCopy {
   cl_mem x = nullptr, index = nullptr;  // the application's buffers (not retained)
   std::size_t elem = 0;
   unsigned index_bytes = 0;
   bool index_signed = false;
-  cl_mem copy = nullptr;  // DL's buffer
+  cl_program program = nullptr;  // a map's: its program (the shadow) and kernel
+  std::string map;
+  std::vector<unsigned char> key;  // the values of the map's arguments it was made with
+  cl_mem copy = nullptr;           // DL's buffer
   std::size_t bytes = 0;
   bool valid = false;        // holds x[col[i]] of the bytes they hold now
   cl_event built = nullptr;  // its last gather (retained)

@@ -20,6 +20,7 @@ std::string kernel_name(Form f, Shape s) {
   const ShapeInfo& i = info(s);
   if (f == Form::Bump) return "bump";
   if (f == Form::Gather) return "gath";
+  if (f == Form::Map) return "umap";
   if (!i.record) return "";
   if (f == Form::Whole) return i.flat ? "" : std::string("whole_") + i.name;
   if (f == Form::Emit) return i.flat ? std::string("femit_") + i.name : "";
@@ -75,7 +76,8 @@ const char* form_text(Form f) {
                             "g[m][t][K][J] -> [m][K][t][J], arguments",
                             "g[m][t][K] -> DIAG, arguments",
                             "g[m][t][K] -> DIAG_MAIN, arguments",
-                            "gather: x[idx], bytes"};
+                            "gather: x[idx], bytes",
+                            "map: x[scramble], bytes, s an argument"};
   return t[static_cast<int>(f)];
 }
 
@@ -179,6 +181,9 @@ std::string launch_text(const Op& op) {
       break;
     case Form::Gather:
       s << ", idx=b" << op.buf3 << ", out=b" << op.buf2 << ", m=" << op.n << ", k=" << op.k;
+      break;
+    case Form::Map:
+      s << ", out=b" << op.buf2 << ", m=" << op.n << ", s=" << op.row << ", k=" << op.k;
       break;
     case Form::Pair:
     case Form::Half:

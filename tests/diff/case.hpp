@@ -41,7 +41,10 @@ const ShapeInfo& info(Shape s);
 /// DiagMK diagonalize planes (`g[m][t][K] -> DIAG` / `DIAG_MAIN`: m planes of t rows of K
 /// floats, each row updated by one work-item); m, t and K are arguments. Gather reads
 /// x[idx[i]] of two byte buffers of any shape (`gather: x[idx]`, x of at least 256 bytes so
-/// that every index is inside it) into a uint buffer: DL reads a gathered copy of x.
+/// that every index is inside it) into a uint buffer: DL reads a gathered copy of x. Map
+/// reads x[scramble(i, s)] of a byte buffer x (`map: x[scramble]`, a permutation of the
+/// first 256 bytes, s an argument) into a uint buffer: DL reads the copy its map kernel
+/// makes, where i is below x's bytes (m may pass them).
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -62,7 +65,8 @@ enum class Form : std::uint8_t {
   SwapK,
   DiagK,
   DiagMK,
-  Gather
+  Gather,
+  Map
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -122,7 +126,8 @@ struct Op {
   int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
   int len = 0;                // UpdK, SumK, UpdTK: K, the floats per record
   int tile = 0;               // UpdTK, SwapK: t, the tile width; DiagK, DiagMK: rows per plane
-  int row = 0;                // SwapK: J, the floats per row (n is m, the outer count)
+  int row = 0;                // SwapK: J, the floats per row (n is m, the outer count);
+                              // Map: s, the argument of its map
   std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
   int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative
   bool follow = false;        // UserEvent: a read chained after the launch before the status

@@ -96,14 +96,14 @@ void Executor::release(const Op& op) {
 
 bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access>& acc) {
   const bool sum = op.form == Form::Sum || op.form == Form::SumK;
-  const bool gather = op.form == Form::Gather;
-  const bool two = op.form == Form::Pair || op.form == Form::Half || sum || gather;
+  const bool gather = op.form == Form::Gather, map = op.form == Form::Map;
+  const bool two = op.form == Form::Pair || op.form == Form::Half || sum || gather || map;
   if (!live(op.buf) || (two && !live(op.buf2)) || (gather && !live(op.buf3))) return false;
   const Buffer& a = bufs_[static_cast<std::size_t>(op.buf)];
   std::vector<std::pair<std::size_t, const void*>> args = {{sizeof(cl_mem), &a.mem}};
   const cl_mem* b = two ? &bufs_[static_cast<std::size_t>(op.buf2)].mem : nullptr;
-  acc.push_back({a.root, !sum && !gather});
-  if (two) acc.push_back({bufs_[static_cast<std::size_t>(op.buf2)].root, sum || gather});
+  acc.push_back({a.root, !sum && !gather && !map});
+  if (two) acc.push_back({bufs_[static_cast<std::size_t>(op.buf2)].root, sum || gather || map});
   const cl_mem* idx = gather ? &bufs_[static_cast<std::size_t>(op.buf3)].mem : nullptr;
   if (gather) acc.push_back({bufs_[static_cast<std::size_t>(op.buf3)].root, false});
   // dims_t of records.cl: {int k; uint count;}, passed by value.
@@ -163,6 +163,12 @@ bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access
       args.push_back({sizeof(cl_mem), idx});
       args.push_back({sizeof(cl_mem), b});
       args.push_back({sizeof un, &un});
+      args.push_back({sizeof op.k, &op.k});
+      break;
+    case Form::Map:
+      args.push_back({sizeof(cl_mem), b});
+      args.push_back({sizeof un, &un});
+      args.push_back({sizeof op.row, &op.row});
       args.push_back({sizeof op.k, &op.k});
       break;
     case Form::Pair:

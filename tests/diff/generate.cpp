@@ -282,8 +282,31 @@ bool Builder::launch_gather(int q, int a, const std::vector<int>& pool) {
   return true;
 }
 
+bool Builder::launch_map(int q, int a, const std::vector<int>& pool) {
+  // x: a buffer of the pool of 256 bytes or more (scramble's range), not mapped for
+  // writing; m up to twice its bytes (past them the kernel reads x itself); s one of a
+  // few values (a copy is made again when it changes, read again when not); the output
+  // a uint buffer whose bytes x does not share.
+  std::vector<int> xs;
+  for (int b : pool)
+    if (buf(b).alive && (buf(b).map < 0 || buf(b).map_kind == MapKind::Read) && buf(b).size >= 256)
+      xs.push_back(b);
+  if (buf(a).alive && (buf(a).map < 0 || buf(a).map_kind == MapKind::Read) && buf(a).size >= 256 &&
+      r_.chance(60))
+    xs = {a};
+  if (xs.empty()) return false;
+  const int x = r_.pick(xs);
+  const int m = n_upto(2 * buf(x).size);
+  const int out = out_for(m);
+  if (buf(out).root == buf(x).root) return false;
+  launch(q, Form::Map, x, out, m);
+  c_.ops.back().row = static_cast<int>(r_.in(0, 3));
+  return true;
+}
+
 void Builder::random_launch(int q, int a, const std::vector<int>& pool, bool read_only) {
   if (r_.chance(6) && launch_gather(q, a, pool)) return;
+  if (r_.chance(5) && launch_map(q, a, pool)) return;
   const GenBuffer& A = buf(a);
   const ShapeInfo& si = info(A.shape);
   if (!si.record || A.records() == 0) {

@@ -82,6 +82,7 @@ class Builder {
   void launch_dims(int q, int a, int cap, bool vary);
   /// A launch of Gather, x = `a` or another buffer of `pool`; false when none fits.
   bool launch_gather(int q, int a, const std::vector<int>& pool);
+  bool launch_map(int q, int a, const std::vector<int>& pool);
   /// A launch of a random form valid for a's shape; partners/outputs from `pool`.
   void random_launch(int q, int a, const std::vector<int>& pool, bool read_only = false);
   void read(int q, int b);                       // whole, partial or rect; blocking or not

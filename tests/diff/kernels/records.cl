@@ -577,3 +577,16 @@ __kernel void gath(__global const uchar *x, __global const uchar *idx, __global 
   if (i >= m) return;
   out[i] = out[i] * 7u + (uint)x[idx[i]] * 3u + (uint)x[idx[m - 1u - i]] + (uint)k;
 }
+
+// A user-defined map: DL's build reads x[scramble(e, s)] at e below x's bytes from a copy
+// of x that its map kernel makes, again whenever a command may have written x or s
+// changes; past x's bytes it reads x itself. scramble permutes the bytes [0, 256), which
+// x (256 bytes or more) holds.
+uint scramble(uint i, uint s) { return (i * (2u * s + 1u) + s) & 255u; }
+
+//DL: map: x[scramble]
+__kernel void umap(__global const uchar *x, __global uint *out, uint m, uint s, int k) {
+  uint i = get_global_id(0);
+  if (i >= m) return;
+  out[i] = out[i] * 5u + (uint)x[scramble(i, s)] * 3u + (uint)x[scramble(m - 1u - i, s)] + (uint)k;
+}
