@@ -16,7 +16,7 @@ MICRO_S=16
 mkdir -p "$out" "$out/variants"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs kmeans planes wave gather; do
+for app in blackscholes lbm spmv micro md streamcluster nn bezier bfs kmeans planes wave gather map; do
   src="$root/bench/apps/$app/$app.cl"
   extra=()
   [ "$app" = micro ] && extra=(-DS=$MICRO_S)

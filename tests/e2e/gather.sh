@@ -9,6 +9,8 @@
 # removed, and dl-run --auto must infer the gather (zero-touch) for the same counts.
 #   gather.sh <dl-run> <dl-app-gather> <rewritten .cl> <work dir> <launches> <gathered>
 #             <read again> [--auto] -- [app args...]
+# E2E_KERNEL names the kernel whose summary is checked (default spmv_ell_gather): a map's
+# copies (`map: x[fn]`, dl-app-map) are counted with the gathered ones.
 set -euo pipefail
 dlrun="$1"; exe="$2"; rewritten="$3"; dir="$4"; launches="$5"; gathered="$6"; again="$7"
 shift 7
@@ -32,7 +34,7 @@ DL_CACHE_DIR="$dir/cache" "$dlrun" --policy always --summary "${auto[@]}" -- \
   die "the run under dl-run failed"
 [ "$(fnv "$dir/dl.json")" = "$native" ] || die "results differ from the native run's"
 grep -q '"under_dl": true' "$dir/dl.json" || die "the application did not run under DL"
-kernel="[dl]   kernel spmv_ell_gather: $launches launches, $launches transformed,"
+kernel="[dl]   kernel ${E2E_KERNEL:-spmv_ell_gather}: $launches launches, $launches transformed,"
 grep -qF "$kernel" "$dir/dl.log" || die "expected a summary line starting '$kernel'"
 copies="^\[dl\]     gathered copies: $gathered gathered \([0-9.]+ ms\), $again read again\$"
 grep -qxE "$copies" "$dir/dl.log" || die "expected a summary line matching '$copies'"
