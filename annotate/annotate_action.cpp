@@ -1297,11 +1297,14 @@ class Consumer : public ASTConsumer {
           for (const auto& d : w.ann->buffers[i].dims) c += "[" + d.text() + "]";
           a += (i ? ", " : "//DL: AoS: ") + c;
         }
-        for (std::size_t i = 0; i < w.gathers.size(); ++i)
-          a += (i           ? ", "
-                : a.empty() ? "//DL: gather: "
-                            : "\n//DL: gather: ") +
-               w.gathers[i].name + "[" + w.gathers[i].index + "]";
+        for (const bool map : {false, true}) {
+          std::string list;
+          for (const GatherAnnotation& g : w.gathers)
+            if (g.map == map) list += (list.empty() ? "" : ", ") + g.name + "[" + g.index + "]";
+          if (!list.empty())
+            a += (a.empty() ? "" : "\n") + std::string(map ? "//DL: map: " : "//DL: gather: ") +
+                 list;
+        }
       }
       // The kernel: transformed under DL_ASTA_T, original otherwise. A kernel whose
       // buffers all stay AoS, with no helper reached by their pointers, reads them as

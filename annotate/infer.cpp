@@ -134,6 +134,31 @@ bool const_global(const ParmVarDecl* p) {
   return as == LangAS::opencl_constant || (as == LangAS::opencl_global && e.isConstQualified());
 }
 
+/// The reads `x[fn(e, ...)]` of a body (x a parameter, fn a function the program defines,
+/// not a kernel, returning an integer), not under `&`, as (x, fn, whether e steps with
+/// the work-item), in source order.
+struct MappedRead {
+  const ParmVarDecl* x;
+  const FunctionDecl* fn;
+  bool steps;
+};
+void mapped_reads(ASTContext& ctx, const Stmt* s, std::vector<MappedRead>& out) {
+  if (!s) return;
+  if (const auto* a = dyn_cast<ArraySubscriptExpr>(s)) {
+    const ParmVarDecl* x = param_of(a->getBase());
+    const auto* c = dyn_cast<CallExpr>(a->getIdx()->IgnoreParenImpCasts());
+    const FunctionDecl* fn = c ? c->getDirectCallee() : nullptr;
+    bool address = false;
+    for (const auto& parent : ctx.getParents(*a))
+      if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
+        address = true;
+    if (x && fn && fn->hasBody() && !fn->hasAttr<OpenCLKernelAttr>() &&
+        fn->getReturnType()->isIntegerType() && c->getNumArgs() >= 1 && !address)
+      out.push_back({x, fn, steps_with_item(c->getArg(0))});
+  }
+  for (const Stmt* child : s->children()) mapped_reads(ctx, child, out);
+}
+
 /// The gathers of a kernel (infer.hpp), with each argument's inference updated.
 void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
   std::vector<GatheredRead> reads;
@@ -186,6 +211,56 @@ void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out
     GatherAnnotation g;
     g.name = x;
     g.index = col;
+    const SourceManager& sm = ctx.getSourceManager();
+    const SourceLocation at = sm.getFileLoc(r.x->getLocation());
+    g.line = static_cast<int>(sm.getPresumedLineNumber(at));
+    g.column = static_cast<int>(sm.getPresumedColumnNumber(at));
+    out.gathers.push_back(std::move(g));
+  }
+}
+
+/// The maps of a kernel (infer.hpp), after its gathers, with each argument's inference
+/// updated.
+void infer_maps(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
+  std::vector<MappedRead> reads;
+  mapped_reads(ctx, fd->getBody(), reads);
+  std::set<const ParmVarDecl*> done, noted;
+  for (const MappedRead& r : reads) {
+    const std::string x = r.x->getNameAsString(), fn = r.fn->getNameAsString();
+    if (done.count(r.x) ||
+        std::any_of(out.buffers.begin(), out.buffers.end(),
+                    [&](const BufferAnnotation& b) { return b.name == x; }) ||
+        std::any_of(out.gathers.begin(), out.gathers.end(),
+                    [&](const GatherAnnotation& g) { return g.name == x || g.index == x; }))
+      continue;
+    ArgInference* a = nullptr;
+    for (ArgInference& i : out.args)
+      if (i.name == x) a = &i;
+    const QualType xe = r.x->getType()->getPointeeType();
+    std::string why;
+    if (!const_global(r.x))
+      why = x + " is written (not a pointer to const)";
+    else if (!(xe->isVectorType() || (is_leaf_type(xe) && xe->isScalarType())))
+      why = x + "'s elements are not scalars or vectors";
+    else if (!r.steps)
+      why = "e does not step with the work-item (the global id is no term of its sums)";
+    if (!why.empty()) {
+      // The first such read says why x is not mapped; a later one may still be.
+      if (a && !a->inferred && noted.insert(r.x).second)
+        a->what = "read as " + x + "[" + fn + "(e, ...)], not mapped: " + why;
+      continue;
+    }
+    done.insert(r.x);
+    if (a) {
+      a->inferred = true;
+      a->what = "read as " + x + "[" + fn +
+                "(e, ...)], e stepping with the work-item: a copy made through " + fn +
+                " (map: " + x + "[" + fn + "])";
+    }
+    GatherAnnotation g;
+    g.map = true;
+    g.name = x;
+    g.index = fn;
     const SourceManager& sm = ctx.getSourceManager();
     const SourceLocation at = sm.getFileLoc(r.x->getLocation());
     g.line = static_cast<int>(sm.getPresumedLineNumber(at));
@@ -297,6 +372,7 @@ KernelInference infer_kernel(ASTContext& ctx, const FunctionDecl* fd) {
     out.args.push_back(a);
   }
   infer_gathers(ctx, fd, out);
+  infer_maps(ctx, fd, out);
   return out;
 }
 

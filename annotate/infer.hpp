@@ -15,7 +15,7 @@ namespace dl::annotate {
 
 struct KernelInference {
   std::vector<BufferAnnotation> buffers;  // `name[*]` / `name[*][S]`, no target
-  std::vector<GatherAnnotation> gathers;  // `x[col]`, types left to the rewrite
+  std::vector<GatherAnnotation> gathers;  // `x[col]`, `x[fn]` (map), types left to the rewrite
   std::vector<ArgInference> args;         // every pointer parameter, in order
 };
 
@@ -28,6 +28,11 @@ struct KernelInference {
 /// its sums): consecutive work-items read consecutive entries of col, so a copy of x
 /// gathered through col is read in order too. col is then not inferred as records (a
 /// gather needs it as the host lays it out), and x held as records is not gathered.
+/// And each map `x[fn]` where the kernel reads x[fn(e, ...)], x a pointer to const not
+/// inferred otherwise, fn a function of the program (not a kernel) returning an integer,
+/// e stepping with the work-item: the copy of x through fn is read in order. Whether fn's
+/// other arguments are fixed for the launch is for the rewrite to decide (else its
+/// remark says why the map is dropped).
 KernelInference infer_kernel(clang::ASTContext& ctx, const clang::FunctionDecl* fd);
 
 }  // namespace dl::annotate

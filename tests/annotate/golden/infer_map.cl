@@ -1,0 +1,34 @@
+// ARGS: --infer
+// dl-annotate --infer lists the maps it would infer, with why each array is or is not
+// mapped (the kernels of auto_map.cl).
+
+uint bitrev(uint i, uint bits) {
+  uint r = 0;
+  for (uint b = 0; b < bits; ++b) r |= ((i >> b) & 1u) << (bits - 1u - b);
+  return r;
+}
+int wrap(int i, int n) { return (i + n / 2) % n; }
+
+// Through a bit reversal and a wrap: both mapped.
+__kernel void reorder(__global const float *x, __global const float2 *z, __global float *y,
+                      uint bits, int n) {
+  const uint i = get_global_id(0);
+  y[i] = x[bitrev(i, bits)] + z[wrap(i + 1, n)].y;
+}
+
+// No map: e is a loop counter, the array is written, a built-in function.
+__kernel void none(__global const float *x, __global float *w, __global const float *v,
+                   __global float *y, uint bits, int n) {
+  const uint i = get_global_id(0);
+  float s = 0.0f;
+  for (uint k = 0; k < bits; ++k) s += x[bitrev(k, bits)];
+  w[wrap(i, n)] += 1.0f;
+  y[i] = s + v[min(i, (uint)n)];
+}
+
+// The map's other argument changes in the kernel: dropped, the kernel as written.
+__kernel void moving(__global const float *x, __global float *y, int n) {
+  const int i = get_global_id(0);
+  n = n + 1;
+  y[i] = x[wrap(i, n)];
+}
