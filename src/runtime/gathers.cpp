@@ -107,6 +107,15 @@ void Runtime::gathered_gone(cl_mem m) {
   gathered.erase(std::remove_if(gathered.begin(), gathered.end(), gone), gathered.end());
 }
 
+void Runtime::maps_gone(cl_program p) {
+  auto gone = [&](GatheredCopy& g) {
+    if (g.map.empty() || g.program != p) return false;
+    drop(g);
+    return true;
+  };
+  gathered.erase(std::remove_if(gathered.begin(), gathered.end(), gone), gathered.end());
+}
+
 std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::string& why) {
   const KernelAnnotation& ka = ks.ann();
   std::vector<GatherUse> out;

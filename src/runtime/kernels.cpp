@@ -42,8 +42,10 @@ bool integer(const std::string& type) {
 
 /// Releases the map kernels of `ks`.
 void release_maps(KernelState& ks) {
+  bool any = false;
   for (cl_kernel& k : ks.map_kernels)
-    if (k) real().clReleaseKernel(k), k = nullptr;
+    if (k) real().clReleaseKernel(k), k = nullptr, any = true;
+  if (any && ks.program) Runtime::get().maps_gone(ks.program->shadow);
 }
 
 /// Binds the annotation of `ks` to the arguments of its shadow kernel. Empty on success,

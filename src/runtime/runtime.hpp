@@ -378,6 +378,10 @@ class Runtime {
   void gathered_written(cl_mem m);
   /// Buffer `m` is destroyed (or its handle recycled): its gathered copies go.
   void gathered_gone(cl_mem m);
+  /// A kernel with map kernels of program `p` (a DL build) is released: the copies those
+  /// made go, so that no copy outlives the program whose function made it (a later
+  /// program could get its handle).
+  void maps_gone(cl_program p);
   void set_content(BufferState& root, bool undefined, bool uniform, unsigned char byte = 0);
   std::size_t content_marked = 0;  // roots with a mark (0: the hooks skip all this)
 
