@@ -1043,6 +1043,9 @@ class Consumer : public ASTConsumer {
         why = "'" + g.index + "' is a kernel";
       else if (!f->getReturnType()->isIntegerType())
         why = "'" + g.index + "' does not return an integer";
+      else if (f->getNumParams() < 1 || !f->getParamDecl(0)->getType()->isIntegerType())
+        why =
+            "the first parameter of '" + g.index + "' is not an integer (the map kernel passes i)";
       else if (call->getArg(0)->HasSideEffects(*ctx_))
         why = "its first argument has side effects";
       std::vector<std::string> these;

@@ -153,7 +153,8 @@ void mapped_reads(ASTContext& ctx, const Stmt* s, std::vector<MappedRead>& out) 
       if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
         address = true;
     if (x && fn && fn->hasBody() && !fn->hasAttr<OpenCLKernelAttr>() &&
-        fn->getReturnType()->isIntegerType() && c->getNumArgs() >= 1 && !address)
+        fn->getReturnType()->isIntegerType() && c->getNumArgs() >= 1 && fn->getNumParams() >= 1 &&
+        fn->getParamDecl(0)->getType()->isIntegerType() && !address)
       out.push_back({x, fn, steps_with_item(c->getArg(0))});
   }
   for (const Stmt* child : s->children()) mapped_reads(ctx, child, out);
