@@ -933,13 +933,19 @@ class Consumer : public ASTConsumer {
           ++rewritten;
       }
       if (!rewritten) {
-        de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
-            << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
-                   "[...]] that DL can take from a gathered copy: the gather is dropped";
+        dropped(w, g);
         continue;
       }
       w.gathers.push_back(std::move(c));
     }
+  }
+
+  /// Says that kernel `w` reads nothing through clause `g` that DL can take from its copy.
+  void dropped(const KernelWork& w, const GatherAnnotation& g) {
+    de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
+        << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
+               (g.map ? "(...)] that DL can take from a mapped copy: the map is dropped"
+                      : "[...]] that DL can take from a gathered copy: the gather is dropped");
   }
 
   /// Whether the kernel assigns, steps or takes the address of `p` anywhere in its body.
@@ -1075,9 +1081,7 @@ class Consumer : public ASTConsumer {
       ++rewritten;
     }
     if (!rewritten) {
-      de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
-          << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
-                 "(...)] that DL can take from a mapped copy: the map is dropped";
+      dropped(w, g);
       return;
     }
     // The map kernel: the parameters its arguments read, in the kernel's order and as the

@@ -160,6 +160,20 @@ void mapped_reads(ASTContext& ctx, const Stmt* s, std::vector<MappedRead>& out) 
   for (const Stmt* child : s->children()) mapped_reads(ctx, child, out);
 }
 
+/// The clause `x[index]` (a gather, or a map with `index` its function), placed at x.
+GatherAnnotation gather_of(const ASTContext& ctx, const ParmVarDecl* x, const std::string& index,
+                           bool map) {
+  GatherAnnotation g;
+  g.map = map;
+  g.name = x->getNameAsString();
+  g.index = index;
+  const SourceManager& sm = ctx.getSourceManager();
+  const SourceLocation at = sm.getFileLoc(x->getLocation());
+  g.line = static_cast<int>(sm.getPresumedLineNumber(at));
+  g.column = static_cast<int>(sm.getPresumedColumnNumber(at));
+  return g;
+}
+
 /// The gathers of a kernel (infer.hpp), with each argument's inference updated.
 void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
   std::vector<GatheredRead> reads;
@@ -197,7 +211,7 @@ void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out
       continue;
     }
     done.insert(r.x);
-    if (auto b = records(r.col); b != out.buffers.end()) out.buffers.erase(b);
+    // (col is never records here: an index that steps with the work-item makes none.)
     if (ArgInference* a = arg(r.x)) {
       a->inferred = true;
       a->what = "read as " + x + "[" + col +
@@ -209,14 +223,7 @@ void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out
       a->inferred = true;
       a->what = "the index of the gather " + x + "[" + col + "]: kept as the host lays it out";
     }
-    GatherAnnotation g;
-    g.name = x;
-    g.index = col;
-    const SourceManager& sm = ctx.getSourceManager();
-    const SourceLocation at = sm.getFileLoc(r.x->getLocation());
-    g.line = static_cast<int>(sm.getPresumedLineNumber(at));
-    g.column = static_cast<int>(sm.getPresumedColumnNumber(at));
-    out.gathers.push_back(std::move(g));
+    out.gathers.push_back(gather_of(ctx, r.x, col, false));
   }
 }
 
@@ -258,15 +265,7 @@ void infer_maps(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
                 "(e, ...)], e stepping with the work-item: a copy made through " + fn +
                 " (map: " + x + "[" + fn + "])";
     }
-    GatherAnnotation g;
-    g.map = true;
-    g.name = x;
-    g.index = fn;
-    const SourceManager& sm = ctx.getSourceManager();
-    const SourceLocation at = sm.getFileLoc(r.x->getLocation());
-    g.line = static_cast<int>(sm.getPresumedLineNumber(at));
-    g.column = static_cast<int>(sm.getPresumedColumnNumber(at));
-    out.gathers.push_back(std::move(g));
+    out.gathers.push_back(gather_of(ctx, r.x, fn, true));
   }
 }
 

@@ -18,15 +18,10 @@ import json
 import os
 import re
 import statistics
+import sys
 
-
-def summary_lines(path):
-    keep = []
-    if os.path.exists(path):
-        for line in open(path, errors="replace"):
-            if re.match(r"\[dl\] +(summary|kernel|gathered|policy)", line.strip()):
-                keep.append(line.rstrip())
-    return keep
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gather_json import summary_lines  # noqa: E402 (DL's --summary lines of a run)
 
 
 def map_ms(lines):

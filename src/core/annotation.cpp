@@ -388,8 +388,8 @@ class ClauseParser {
     }
     return e;
   }
-  /// An array of a `gather:` clause: `x[col]`, completed `x:float[col:int]`.
-  bool gathered(GatherAnnotation& g) {
+  /// The array of a `gather:` or `map:` clause and its element type: `x` or `x:float`.
+  bool gathered_array(GatherAnnotation& g) {
     skip();
     g.column = col();
     g.line = line_;
@@ -407,6 +407,11 @@ class ClauseParser {
       }
       skip();
     }
+    return true;
+  }
+  /// An array of a `gather:` clause: `x[col]`, completed `x:float[col:int]`.
+  bool gathered(GatherAnnotation& g) {
+    if (!gathered_array(g)) return false;
     if (!eat('['))
       return error("expected '[' with the index array of '" + g.name + "' (" + g.name +
                    "[col]: its reads " + g.name + "[col[i]]), found " + found());
@@ -435,23 +440,7 @@ class ClauseParser {
   /// An array of a `map:` clause: `x[fn]`, completed `x:float[fn(n, s)]` (the kernel
   /// parameters fn's other arguments read).
   bool mapped(GatherAnnotation& g) {
-    skip();
-    g.column = col();
-    g.line = line_;
-    g.name = ident();
-    if (g.name.empty()) return error("expected an array (parameter) name, found " + found());
-    skip();
-    if (eat(':')) {
-      skip();
-      const std::size_t at = i_;
-      g.type = ident();
-      if (g.type.empty() || !g.elem_size()) {
-        i_ = at;
-        return error("expected the element type of '" + g.name +
-                     "' (a scalar or vector type such as float or int4), found " + found());
-      }
-      skip();
-    }
+    if (!gathered_array(g)) return false;
     if (!eat('['))
       return error("expected '[' with the function that maps '" + g.name + "' (" + g.name +
                    "[fn]: its reads " + g.name + "[fn(i, ...)]), found " + found());

@@ -79,11 +79,6 @@ std::optional<std::int64_t> scalar_value(const KernelState& ks, const std::strin
   return std::nullopt;
 }
 
-/// Whether buffers `a` and `b` (both tracked, the same handle or not) share bytes.
-bool overlap(Runtime& rt, const BufferState& a, const BufferState& b) {
-  return rt.range(a).overlaps(rt.range(b));
-}
-
 /// Why two arguments of one launch cannot be converted as the annotation says: the same
 /// buffer wanted in two ways, or overlapping bytes through different handles (a parent
 /// and its sub-buffer, two overlapping sub-buffers). Empty when they can.
@@ -105,7 +100,7 @@ std::string aliasing(Runtime& rt, const KernelState& ks, const std::vector<Need>
                              pname);
         continue;
       }
-      if (overlap(rt, *b, *rt.buffer(m)))
+      if (rt.range(*b).overlaps(rt.range(*rt.buffer(m))))
         return fmt::format("argument {} overlaps the bytes of argument {} (another handle)", nd.arg,
                            pname.empty() ? std::to_string(i) : pname);
     }
@@ -125,7 +120,7 @@ std::string staged_aliasing(Runtime& rt, const KernelState& ks) {
         return fmt::format("argument {} (staged in local memory): not a buffer DL tracks", l.name);
       for (std::size_t j = 0; j < ks.args.size(); ++j) {
         const BufferState* o = j == i || !ks.args[j].mem ? nullptr : rt.buffer(ks.args[j].mem);
-        if (o && overlap(rt, *b, *o))
+        if (o && rt.range(*b).overlaps(rt.range(*o)))
           return fmt::format("argument {} (staged in local memory) shares bytes with argument {}",
                              l.name, j < ks.arg_names.size() ? ks.arg_names[j] : std::to_string(j));
       }

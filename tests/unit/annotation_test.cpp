@@ -26,6 +26,20 @@ std::int64_t eval(const char* text) {
   return v.value_or(-1);
 }
 
+/// Each annotation line(s) `bad`, above a kernel of arrays x and col and an int n, is an
+/// error whose first diagnostic says `says`, and the kernel is dropped.
+void expect_rejected(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [bad, says] : cases) {
+    auto d = dl::scan_annotations(bad +
+                                  "__kernel void k(__global const float* x, __global "
+                                  "const int* col, int n) {}\n");
+    EXPECT_TRUE(d.kernels.empty()) << bad;
+    ASSERT_FALSE(d.diagnostics.empty()) << bad;
+    EXPECT_NE(d.diagnostics[0].message.find(says), std::string::npos)
+        << bad << ": " << d.diagnostics[0].message;
+  }
+}
+
 }  // namespace
 
 TEST(Expr, Evaluates) {
@@ -463,28 +477,19 @@ TEST(Annotation, GatherClauses) {
   g.index_type = "long";
   EXPECT_EQ(g.index_kind(), (std::pair<unsigned, bool>{8, true}));
   // Each is an error naming what is wrong, and the kernel is dropped (it runs untransformed).
-  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
-           {"//DL: gather: x\n", "expected '['"},
-           {"//DL: gather: x[]\n", "expected an index array"},
-           {"//DL: gather: x[col\n", "expected ']'"},
-           {"//DL: gather: x[x]\n", "its own index"},
-           {"//DL: gather: x:float[col]\n", "give both"},
-           {"//DL: gather: x:struct[col:int]\n", "element type of 'x'"},
-           {"//DL: gather: x:float[col:float]\n", "integer element type"},
-           {"//DL: gather: x[nope]\n", "'nope' is not a parameter"},
-           {"//DL: gather: x[col], x[n]\n", "already gathered"},
-           {"//DL: gather: x[col]; AoS: const col[*]\n", "also in an AoS: clause"},
-           {"//DL: AoS: const x[4][2]\n//DL: gather: x[col]\n", "also in an AoS: clause"},
-           {"//DL: gather: x[col]\n//DL: local: col[4]\n", "read by the gather"},
-           {"//DL: gather x[col]\n", "expected ':' after 'gather'"}}) {
-    auto d = dl::scan_annotations(bad +
-                                  "__kernel void k(__global const float* x, __global "
-                                  "const int* col, int n) {}\n");
-    EXPECT_TRUE(d.kernels.empty()) << bad;
-    ASSERT_FALSE(d.diagnostics.empty()) << bad;
-    EXPECT_NE(d.diagnostics[0].message.find(says), std::string::npos)
-        << bad << ": " << d.diagnostics[0].message;
-  }
+  expect_rejected({{"//DL: gather: x\n", "expected '['"},
+                   {"//DL: gather: x[]\n", "expected an index array"},
+                   {"//DL: gather: x[col\n", "expected ']'"},
+                   {"//DL: gather: x[x]\n", "its own index"},
+                   {"//DL: gather: x:float[col]\n", "give both"},
+                   {"//DL: gather: x:struct[col:int]\n", "element type of 'x'"},
+                   {"//DL: gather: x:float[col:float]\n", "integer element type"},
+                   {"//DL: gather: x[nope]\n", "'nope' is not a parameter"},
+                   {"//DL: gather: x[col], x[n]\n", "already gathered"},
+                   {"//DL: gather: x[col]; AoS: const col[*]\n", "also in an AoS: clause"},
+                   {"//DL: AoS: const x[4][2]\n//DL: gather: x[col]\n", "also in an AoS: clause"},
+                   {"//DL: gather: x[col]\n//DL: local: col[4]\n", "read by the gather"},
+                   {"//DL: gather x[col]\n", "expected ':' after 'gather'"}});
 }
 
 TEST(Annotation, MapClauses) {
@@ -508,29 +513,20 @@ TEST(Annotation, MapClauses) {
   EXPECT_EQ(k.gathers[2].elem_size(), 16u);
   EXPECT_EQ(dl::format_gather(k.gathers[3]), "v:int[ident()]");
   EXPECT_TRUE(k.gathers[3].args.empty());
-  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
-           {"//DL: map: x\n", "expected '[' with the function"},
-           {"//DL: map: x[]\n", "expected a function name"},
-           {"//DL: map: x[f\n", "expected ']' after the function 'f'"},
-           {"//DL: map: x[x]\n", "its own map"},
-           {"//DL: map: x[f(n)]\n", "without the element type"},
-           {"//DL: map: x:float[f]\n", "expected '(' with the parameters"},
-           {"//DL: map: x:float[f(n m)]\n", "expected ',' or ')'"},
-           {"//DL: map: x:float[f(nope)]\n", "'nope' is not a parameter"},
-           {"//DL: map: nope[f]\n", "'nope' is not a parameter"},
-           {"//DL: map: x[f], x[g]\n", "already gathered or mapped"},
-           {"//DL: gather: x[col]; map: x[f]\n", "already gathered or mapped"},
-           {"//DL: map: x[f]; AoS: const x[*]\n", "also in an AoS: clause"},
-           {"//DL: map: x[f]\n//DL: local: x[4]\n", "read by the map x[f]"},
-           {"//DL: map x[f]\n", "expected ':' after 'map'"}}) {
-    auto d = dl::scan_annotations(bad +
-                                  "__kernel void k(__global const float* x, __global "
-                                  "const int* col, int n) {}\n");
-    EXPECT_TRUE(d.kernels.empty()) << bad;
-    ASSERT_FALSE(d.diagnostics.empty()) << bad;
-    EXPECT_NE(d.diagnostics[0].message.find(says), std::string::npos)
-        << bad << ": " << d.diagnostics[0].message;
-  }
+  expect_rejected({{"//DL: map: x\n", "expected '[' with the function"},
+                   {"//DL: map: x[]\n", "expected a function name"},
+                   {"//DL: map: x[f\n", "expected ']' after the function 'f'"},
+                   {"//DL: map: x[x]\n", "its own map"},
+                   {"//DL: map: x[f(n)]\n", "without the element type"},
+                   {"//DL: map: x:float[f]\n", "expected '(' with the parameters"},
+                   {"//DL: map: x:float[f(n m)]\n", "expected ',' or ')'"},
+                   {"//DL: map: x:float[f(nope)]\n", "'nope' is not a parameter"},
+                   {"//DL: map: nope[f]\n", "'nope' is not a parameter"},
+                   {"//DL: map: x[f], x[g]\n", "already gathered or mapped"},
+                   {"//DL: gather: x[col]; map: x[f]\n", "already gathered or mapped"},
+                   {"//DL: map: x[f]; AoS: const x[*]\n", "also in an AoS: clause"},
+                   {"//DL: map: x[f]\n//DL: local: x[4]\n", "read by the map x[f]"},
+                   {"//DL: map x[f]\n", "expected ':' after 'map'"}});
   // A map's function need not be a parameter: the kernel keeps its clause.
   auto f =
       dl::scan_annotations("//DL: map: x[f]\n__kernel void k(__global const float* x, int n) {}\n");

@@ -253,6 +253,29 @@ inline void write_json(const std::string& path, const nlohmann::json& j) {
   std::printf("wrote %s\n", path.c_str());
 }
 
+/// The launches of an application that writes a new input now and then (dl-app-gather,
+/// dl-app-map): prints the mean kernel time per launch (and the first launch's, and the
+/// others' mean), the wall time and the checks, and adds them to its JSON case `c` with
+/// every launch's time and the hash of the last read.
+inline void report_launches(const std::vector<double>& launch_ms, int updates, double wall_ms,
+                            int checks, nlohmann::json& c) {
+  const auto iters = launch_ms.size();
+  double kernel_ms = 0, rest_ms = 0;
+  for (double ms : launch_ms) kernel_ms += ms / double(iters);
+  for (std::size_t i = 1; i < iters; ++i) rest_ms += launch_ms[i] / double(iters - 1);
+  std::printf(
+      "%zu launches (%d new x): kernel %.4f ms per launch (first %.4f, the others %.4f), "
+      "wall %.2f ms, %d checks ok\n",
+      iters, updates, kernel_ms, launch_ms[0], rest_ms, wall_ms, checks);
+  c["x_updates"] = updates;
+  c["checks"] = checks;
+  c["kernel_ms"] = kernel_ms;
+  c["first_kernel_ms"] = launch_ms[0];
+  c["launch_ms"] = launch_ms;
+  c["wall_ms"] = wall_ms;
+  c["result_fnv"] = last_read_fnv();
+}
+
 /// Whether the process runs under DL's interposer (for the record only).
 inline bool under_dl() {
   for (const char* var : {"LD_PRELOAD", "OPENCL_LAYERS"}) {

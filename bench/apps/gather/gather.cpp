@@ -129,28 +129,11 @@ int main(int argc, char** argv) try {
   }
   const double wall_ms =
       std::chrono::duration<double, std::milli>(clock::now() - t0).count() - cpu_ms;
-  double kernel_ms = 0, rest_ms = 0;
-  for (double ms : launch_ms) kernel_ms += ms / double(iters);
-  for (std::size_t i = 1; i < launch_ms.size(); ++i) rest_ms += launch_ms[i] / double(iters - 1);
-  std::printf(
-      "%d launches (%d new x): kernel %.4f ms per launch (first %.4f, the others %.4f), "
-      "wall %.2f ms, %d checks ok\n",
-      iters, updates, kernel_ms, launch_ms[0], rest_ms, wall_ms, checks);
+  json c = {{"case", shape},  {"rows", rows},        {"K", K}, {"nnz", nnz}, {"band", band},
+            {"iters", iters}, {"update_x", update_x}};
+  dlb::report_launches(launch_ms, updates, wall_ms, checks, c);
   json out = dlb::app_json(d, o, "gather", argc, argv);
-  out["cases"] = json::array({{{"case", shape},
-                               {"rows", rows},
-                               {"K", K},
-                               {"nnz", nnz},
-                               {"band", band},
-                               {"iters", iters},
-                               {"update_x", update_x},
-                               {"x_updates", updates},
-                               {"checks", checks},
-                               {"kernel_ms", kernel_ms},
-                               {"first_kernel_ms", launch_ms[0]},
-                               {"launch_ms", launch_ms},
-                               {"wall_ms", wall_ms},
-                               {"result_fnv", dlb::last_read_fnv()}}});
+  out["cases"] = json::array({c});
   out["under_dl"] = dlb::under_dl();
   dlb::write_json(o.json, out);
   for (cl_mem m : {val_buf, col_buf, x_buf, y_buf}) clReleaseMemObject(m);
