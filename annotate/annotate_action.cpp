@@ -941,11 +941,21 @@ class Consumer : public ASTConsumer {
   }
 
   /// Says that kernel `w` reads nothing through clause `g` that DL can take from its copy.
-  void dropped(const KernelWork& w, const GatherAnnotation& g) {
+  /// An inferred clause's array then says why (`why`: the first read's reason, if any) in
+  /// the report and in --infer's listing.
+  void dropped(KernelWork& w, const GatherAnnotation& g, const std::string& why = {}) {
     de_->Report(at(g.line, g.column), w.inferred ? remark_id_ : warn_id_)
         << "kernel '" + w.ann->kernel + "' reads no " + g.name + "[" + g.index +
                (g.map ? "(...)] that DL can take from a mapped copy: the map is dropped"
                       : "[...]] that DL can take from a gathered copy: the gather is dropped");
+    if (!w.inferred) return;
+    for (ArgInference& a : w.report.inference)
+      if (a.name == g.name) {
+        a.inferred = false;
+        a.what = "read as " + g.name + "[" + g.index +
+                 (g.map ? "(e, ...)], not mapped: " : "[e]], not gathered: ") +
+                 (why.empty() ? "no read can take its copy" : why);
+      }
   }
 
   /// Whether the kernel assigns, steps or takes the address of `p` anywhere in its body.
@@ -1041,6 +1051,7 @@ class Consumer : public ASTConsumer {
     std::vector<std::string> args;  // the first rewritten read's other arguments
     std::set<const ParmVarDecl*> read;
     std::size_t rewritten = 0;
+    std::string first_why;  // why the first read that stays as written does
     const std::string copy = "dl_map_" + g.name, count = "dl_map_n_" + g.name;
     for (const auto& [a, call] : reads) {
       const FunctionDecl* f = call->getDirectCallee();
@@ -1075,13 +1086,14 @@ class Consumer : public ASTConsumer {
       }
       if (!why.empty()) {
         note(a, "this read of " + g.name + "[" + g.index + "(...)] stays as written: " + why);
+        if (first_why.empty()) first_why = why;
         continue;
       }
       if (!fn) fn = f, args = std::move(these), read = std::move(r);
       ++rewritten;
     }
     if (!rewritten) {
-      dropped(w, g);
+      dropped(w, g, first_why);
       return;
     }
     // The map kernel: the parameters its arguments read, in the kernel's order and as the

@@ -10,5 +10,5 @@
 //   v: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
 //   y: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
 // kernel moving (line 30): nothing inferred
-//   x: read as x[wrap(e, ...)], e stepping with the work-item: a copy made through wrap (map: x[wrap])
+//   x: not inferred: read as x[wrap(e, ...)], not mapped: argument 2 of 'wrap': the kernel assigns parameter 'n'
 //   y: not inferred: scalars indexed without a record stride (g[S*e + c]): not records
