@@ -69,7 +69,7 @@ struct KernelWork {
   /// were rewritten (a clause with none is dropped with a warning: there is nothing to
   /// gather for).
   std::vector<GatherAnnotation> gathers;
-  std::string map_kernels;  // the map kernels of its `map:` clauses (dl_map_<kernel>_<x>)
+  std::string map_kernels;  // the map kernels of its `map:` clauses (dl::map_kernel_name)
 };
 
 /// The OpenCL C name of a scalar or vector type (`float`, `uint4`), or empty.
@@ -1015,8 +1015,8 @@ class Consumer : public ASTConsumer {
   }
 
   /// A `map:` clause `x[fn]`: each read `x[fn(e, a...)]` becomes
-  /// `(e < dl_map_n_x ? dl_map_x[e] : x[fn(e, a...)])`: element e of the copy the map
-  /// kernel `dl_map_<kernel>_<x>` (emitted beside the transformed kernel) fills with
+  /// `(e < dl_mapn_x ? dl_map_x[e] : x[fn(e, a...)])`: element e of the copy the map
+  /// kernel `dl_map<len>_<kernel>_<x>` (emitted beside the transformed kernel) fills with
   /// x[fn(i, a...)] at i, for every element i of x; reads past the copy keep the original
   /// (docs/remappings.md, "User-defined maps"). fn is a function of the program returning
   /// an integer; its other arguments a... are values fixed for the launch (literals and
@@ -1052,7 +1052,7 @@ class Consumer : public ASTConsumer {
     std::set<const ParmVarDecl*> read;
     std::size_t rewritten = 0;
     std::string first_why;  // why the first read that stays as written does
-    const std::string copy = "dl_map_" + g.name, count = "dl_map_n_" + g.name;
+    const std::string copy = map_copy_param(g.name), count = map_count_param(g.name);
     for (const auto& [a, call] : reads) {
       const FunctionDecl* f = call->getDirectCallee();
       std::string why;
@@ -1110,8 +1110,8 @@ class Consumer : public ASTConsumer {
                               : p->getType().getAsString() + " " + p->getNameAsString());
       }
     w.map_kernels += "\n/* DL: the copy of " + g.name + " that " + w.ann->kernel + " reads as " +
-                     g.name + "[" + g.index + "(i, ...)] at i. */\n__kernel void dl_map_" +
-                     w.ann->kernel + "_" + g.name + "(__global const " + c.type +
+                     g.name + "[" + g.index + "(i, ...)] at i. */\n__kernel void " +
+                     map_kernel_name(w.ann->kernel, g.name) + "(__global const " + c.type +
                      "* dl_x, __global " + c.type + "* dl_copy, ulong dl_n" + params +
                      ") {\n  const ulong dl_i = get_global_id(0);\n  if (dl_i >= dl_n) return;\n"
                      "  const ulong dl_j = (ulong)(" +
@@ -1127,9 +1127,9 @@ class Consumer : public ASTConsumer {
   static std::string gather_params(const KernelWork& w) {
     std::string s;
     for (const GatherAnnotation& g : w.gathers)
-      s += g.map
-               ? ", __global const " + g.type + "* dl_map_" + g.name + ", ulong dl_map_n_" + g.name
-               : ", __global const " + g.type + "* dl_gather_" + g.name;
+      s += g.map ? ", __global const " + g.type + "* " + map_copy_param(g.name) + ", ulong " +
+                       map_count_param(g.name)
+                 : ", __global const " + g.type + "* dl_gather_" + g.name;
     return s;
   }
 

@@ -130,7 +130,7 @@ struct LocalAnnotation {
 /// at i (docs/remappings.md, "User-defined maps"). `index` is then fn, and dl-annotate
 /// completes the clause with x's element type and the kernel parameters fn's other
 /// arguments read (`x:float[fn(n, s)]`), whose values the runtime passes to the map kernel
-/// it emits (`dl_map_<kernel>_<x>`).
+/// it emits (`dl_map<len>_<kernel>_<x>`).
 struct GatherAnnotation {
   std::string name;   // the gathered array (a parameter)
   std::string index;  // the index array (a parameter), or the function of a map
@@ -240,5 +240,12 @@ std::string format_local(const LocalAnnotation& l);
 std::string format_gather(const GatherAnnotation& g);
 /// What a message calls it: `the gather x[col]`, `the map x[fn]`.
 std::string describe_gather(const GatherAnnotation& g);
+/// The names of what dl-annotate adds for a `map:` clause of array `x` in kernel `kernel`:
+/// the copy parameter (`dl_map_x`), its element count (`dl_mapn_x`) and the map kernel
+/// (`dl_map6_reduce_x` for kernel `reduce`: the kernel name's length keeps the names of
+/// two kernels' maps apart, as the prefixes keep copies and counts).
+std::string map_copy_param(const std::string& x);
+std::string map_count_param(const std::string& x);
+std::string map_kernel_name(const std::string& kernel, const std::string& x);
 
 }  // namespace dl

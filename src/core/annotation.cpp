@@ -1102,6 +1102,16 @@ std::string format_gather(const GatherAnnotation& g) {
   return g.name + ":" + g.type + "[" + g.index + ":" + g.index_type + "]";
 }
 
+std::string map_copy_param(const std::string& x) {
+  return "dl_map_" + x;
+}
+std::string map_count_param(const std::string& x) {
+  return "dl_mapn_" + x;
+}
+std::string map_kernel_name(const std::string& kernel, const std::string& x) {
+  return "dl_map" + std::to_string(kernel.size()) + "_" + kernel + "_" + x;
+}
+
 std::string describe_gather(const GatherAnnotation& g) {
   return (g.map ? "the map " : "the gather ") + g.name + "[" + g.index + "]";
 }

@@ -63,7 +63,7 @@ std::string enqueue_map(const KernelState& ks, const GatherUse& u, cl_mem copy, 
   const std::size_t global = u.shape.count;
   st = real().clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, w.size(), w.data(), done);
   if (st != CL_SUCCESS)
-    return fmt::format("its map kernel dl_map_{}_{} failed ({})", ks.name, ga.name, st);
+    return fmt::format("its map kernel {} failed ({})", map_kernel_name(ks.name, ga.name), st);
   return {};
 }
 
@@ -180,7 +180,7 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
         u.key.insert(u.key.end(), v.bytes.begin(), v.bytes.end());
       }
     }
-    const std::string map = ga.map ? "dl_map_" + ks.name + "_" + ga.name : std::string();
+    const std::string map = ga.map ? map_kernel_name(ks.name, ga.name) : std::string();
     for (std::size_t s = 0; s < rt.gathered.size(); ++s) {
       const GatheredCopy& c = rt.gathered[s];
       if (c.x == u.x && c.index == u.index && c.elem == u.shape.elem &&
@@ -217,7 +217,7 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       c.index_signed = u.shape.index_signed;
       if (ga.map) {
         c.program = ks.program->shadow;
-        c.map = "dl_map_" + ks.name + "_" + ga.name;
+        c.map = map_kernel_name(ks.name, ga.name);
       }
       rt.gathered.push_back(c);
       slot = rt.gathered.size() - 1;

@@ -72,14 +72,15 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   for (cl_uint i = nargs; i < shadow_args; ++i) {
     const std::string name = arg_string(ks.shadow, i, CL_KERNEL_ARG_NAME);
     // Then one `__global const T* dl_gather_<x>` per gather: clause, `__global const T*
-    // dl_map_<x>, ulong dl_map_n_<x>` per map: clause.
+    // dl_map_<x>, ulong dl_mapn_<x>` per map: clause (dl::map_copy_param, map_count_param).
     bool gather = false;
     for (std::size_t g = 0; g < ka.gathers.size(); ++g) {
       const GatherAnnotation& ga = ka.gathers[g];
-      if (name == (ga.map ? "dl_map_" : "dl_gather_") + ga.name && ks.gather_args[g] < 0) {
+      if (name == (ga.map ? map_copy_param(ga.name) : "dl_gather_" + ga.name) &&
+          ks.gather_args[g] < 0) {
         ks.gather_args[g] = static_cast<int>(i);
         gather = true;
-      } else if (ga.map && name == "dl_map_n_" + ga.name && ks.map_count_args[g] < 0 &&
+      } else if (ga.map && name == map_count_param(ga.name) && ks.map_count_args[g] < 0 &&
                  arg_string(ks.shadow, i, CL_KERNEL_ARG_TYPE_NAME) == "ulong") {
         ks.map_count_args[g] = static_cast<int>(i);
         gather = true;
@@ -117,13 +118,12 @@ std::string bind(KernelState& ks, cl_uint nargs) {
   ks.map_kernels.assign(ka.gathers.size(), nullptr);
   for (std::size_t g = 0; g < ka.gathers.size(); ++g) {
     const GatherAnnotation& ga = ka.gathers[g];
-    const char* prefix = ga.map ? "dl_map_" : "dl_gather_";
     if (ks.gather_args[g] < 0)
-      return fmt::format("'{}' is gathered but its DL build has no argument {}{}", ga.name, prefix,
-                         ga.name);
+      return fmt::format("'{}' is gathered but its DL build has no argument {}", ga.name,
+                         ga.map ? map_copy_param(ga.name) : "dl_gather_" + ga.name);
     if (ga.map && ks.map_count_args[g] < 0)
-      return fmt::format("'{}' is mapped but its DL build has no argument ulong dl_map_n_{}",
-                         ga.name, ga.name);
+      return fmt::format("'{}' is mapped but its DL build has no argument ulong {}", ga.name,
+                         map_count_param(ga.name));
     if (!ga.elem_size() || (!ga.map && !ga.index_kind().first))
       return fmt::format(
           "{} has no element types (an annotation dl-annotate did "
@@ -141,7 +141,7 @@ std::string bind(KernelState& ks, cl_uint nargs) {
                              a);
         ks.map_params[g].push_back(i);
       }
-      const std::string mk = "dl_map_" + ks.name + "_" + ga.name;
+      const std::string mk = map_kernel_name(ks.name, ga.name);
       cl_int err = CL_SUCCESS;
       ks.map_kernels[g] = real().clCreateKernel(ks.program->shadow, mk.c_str(), &err);
       if (!ks.map_kernels[g])

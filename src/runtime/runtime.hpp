@@ -150,8 +150,8 @@ struct KernelState {
   /// Per `gather:` clause: the shadow's argument `dl_gather_<x>` that takes the gathered
   /// copy (past the record counts), and the arguments of x and of its index array. For a
   /// `map:` clause: `dl_map_<x>`, the argument of x and -1; its copy's element count
-  /// goes in `dl_map_n_<x>` (map_count_args), and the map kernel of the shadow's program,
-  /// `dl_map_<kernel>_<x>`, builds it from the arguments map_params name (else -1 and
+  /// goes in `dl_mapn_<x>` (map_count_args), and the map kernel of the shadow's program
+  /// (dl::map_kernel_name) builds it from the arguments map_params name (else -1 and
   /// null).
   std::vector<int> gather_args;
   std::vector<std::pair<int, int>> gather_params;

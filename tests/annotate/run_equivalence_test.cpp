@@ -376,7 +376,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
     }
     // The DL builds' gathered copies (parameters after the application's): what the
     // runtime gathers, x[col[i]] for every index of col; for a map, what its map kernel
-    // (the DL build's dl_map_<kernel>_<x>) makes, with the count after the copy.
+    // (the DL build's dl::map_kernel_name) makes, with the count after the copy.
     std::vector<cl_mem> copies;
     auto next = static_cast<cl_uint>(params.size());
     for (std::size_t gi = 0; variants[v].T && gi < ka->gathers.size(); ++gi) {
@@ -389,7 +389,7 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
       if (g.map) {
         const std::size_t xi = at(g.name);
         const cl_ulong nx = inputs[xi].bytes.size() / g.elem_size();
-        const std::string name = "dl_map_" + t.kernel + "_" + g.name;
+        const std::string name = dl::map_kernel_name(t.kernel, g.name);
         cl_kernel mk = clCreateKernel(programs[v], name.c_str(), &err);
         ASSERT_EQ(err, CL_SUCCESS) << "the map kernel " << name;
         copies.push_back(clCreateBuffer(cl().context, CL_MEM_READ_WRITE,

@@ -20,14 +20,14 @@ uint transposed(uint i, uint rows, uint cols) { return (i % rows) * cols + i / r
 //DL: map: x:float[bitrev(bits)]
 #ifdef DL_ASTA_T
 __kernel void scale_bitrev(__global const float* x, __global float* y, uint n, uint bits,
-                           float a, __global const float* dl_map_x, ulong dl_map_n_x) {
+                           float a, __global const float* dl_map_x, ulong dl_mapn_x) {
   const uint i = get_global_id(0);
   if (i >= n) return;
-  y[i] = a * ((i) < dl_map_n_x ? dl_map_x[i] : x[bitrev(i, bits)]) + 1.0f;
+  y[i] = a * ((i) < dl_mapn_x ? dl_map_x[i] : x[bitrev(i, bits)]) + 1.0f;
 }
 
 /* DL: the copy of x that scale_bitrev reads as x[bitrev(i, ...)] at i. */
-__kernel void dl_map_scale_bitrev_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint bits) {
+__kernel void dl_map12_scale_bitrev_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint bits) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(bitrev(dl_i, bits));
@@ -45,14 +45,14 @@ __kernel void scale_bitrev(__global const float* x, __global float* y, uint n, u
 //DL: map: x:float[transposed(rows, cols)]
 #ifdef DL_ASTA_T
 __kernel void scale_transposed(__global const float* x, __global float* y, uint n, uint rows,
-                               uint cols, float a, __global const float* dl_map_x, ulong dl_map_n_x) {
+                               uint cols, float a, __global const float* dl_map_x, ulong dl_mapn_x) {
   const uint i = get_global_id(0);
   if (i >= n) return;
-  y[i] = a * ((i) < dl_map_n_x ? dl_map_x[i] : x[transposed(i, rows, cols)]) + 1.0f;
+  y[i] = a * ((i) < dl_mapn_x ? dl_map_x[i] : x[transposed(i, rows, cols)]) + 1.0f;
 }
 
 /* DL: the copy of x that scale_transposed reads as x[transposed(i, ...)] at i. */
-__kernel void dl_map_scale_transposed_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint rows, uint cols) {
+__kernel void dl_map16_scale_transposed_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint rows, uint cols) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(transposed(dl_i, rows, cols));

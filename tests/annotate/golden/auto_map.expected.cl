@@ -16,13 +16,13 @@ int wrap(int i, int n) { return (i + n / 2) % n; }
 //DL: map: x:float[bitrev(bits)], z:float2[wrap(n)]
 #ifdef DL_ASTA_T
 __kernel void reorder(__global const float *x, __global const float2 *z, __global float *y,
-                      uint bits, int n, __global const float* dl_map_x, ulong dl_map_n_x, __global const float2* dl_map_z, ulong dl_map_n_z) {
+                      uint bits, int n, __global const float* dl_map_x, ulong dl_mapn_x, __global const float2* dl_map_z, ulong dl_mapn_z) {
   const uint i = get_global_id(0);
-  y[i] = ((i) < dl_map_n_x ? dl_map_x[i] : x[bitrev(i, bits)]) + ((i + 1) < dl_map_n_z ? dl_map_z[i + 1] : z[wrap(i + 1, n)]).y;
+  y[i] = ((i) < dl_mapn_x ? dl_map_x[i] : x[bitrev(i, bits)]) + ((i + 1) < dl_mapn_z ? dl_map_z[i + 1] : z[wrap(i + 1, n)]).y;
 }
 
 /* DL: the copy of x that reorder reads as x[bitrev(i, ...)] at i. */
-__kernel void dl_map_reorder_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint bits) {
+__kernel void dl_map7_reorder_x(__global const float* dl_x, __global float* dl_copy, ulong dl_n, uint bits) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(bitrev(dl_i, bits));
@@ -30,7 +30,7 @@ __kernel void dl_map_reorder_x(__global const float* dl_x, __global float* dl_co
 }
 
 /* DL: the copy of z that reorder reads as z[wrap(i, ...)] at i. */
-__kernel void dl_map_reorder_z(__global const float2* dl_x, __global float2* dl_copy, ulong dl_n, int n) {
+__kernel void dl_map7_reorder_z(__global const float2* dl_x, __global float2* dl_copy, ulong dl_n, int n) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(wrap(dl_i, n));

@@ -1,6 +1,6 @@
 // map: reads x[fn(e, ...)] take element e of a copy of x that the map kernel
-// dl_map_<kernel>_<x> fills with x[fn(i, ...)] at i; past the copy (e not below
-// dl_map_n_x) the read stays x[fn(e, ...)]. Other reads of x stay as written.
+// dl_map<len>_<kernel>_<x> fills with x[fn(i, ...)] at i; past the copy (e not below
+// dl_mapn_x) the read stays x[fn(e, ...)]. Other reads of x stay as written.
 
 // Bit reversal of the low `bits` bits of i: an FFT's input order.
 uint bitrev(uint i, uint bits) {

@@ -1,6 +1,6 @@
 // map: reads x[fn(e, ...)] take element e of a copy of x that the map kernel
-// dl_map_<kernel>_<x> fills with x[fn(i, ...)] at i; past the copy (e not below
-// dl_map_n_x) the read stays x[fn(e, ...)]. Other reads of x stay as written.
+// dl_map<len>_<kernel>_<x> fills with x[fn(i, ...)] at i; past the copy (e not below
+// dl_mapn_x) the read stays x[fn(e, ...)]. Other reads of x stay as written.
 
 // Bit reversal of the low `bits` bits of i: an FFT's input order.
 uint bitrev(uint i, uint bits) {
@@ -11,13 +11,13 @@ uint bitrev(uint i, uint bits) {
 
 //DL: map: x:float2[bitrev(bits)]
 #ifdef DL_ASTA_T
-__kernel void reorder(__global const float2* x, __global float2* y, uint bits, __global const float2* dl_map_x, ulong dl_map_n_x) {
+__kernel void reorder(__global const float2* x, __global float2* y, uint bits, __global const float2* dl_map_x, ulong dl_mapn_x) {
   const uint i = get_global_id(0);
-  y[i] = ((i) < dl_map_n_x ? dl_map_x[i] : x[bitrev(i, bits)]) + x[i];  // x[i]: not through bitrev, as written
+  y[i] = ((i) < dl_mapn_x ? dl_map_x[i] : x[bitrev(i, bits)]) + x[i];  // x[i]: not through bitrev, as written
 }
 
 /* DL: the copy of x that reorder reads as x[bitrev(i, ...)] at i. */
-__kernel void dl_map_reorder_x(__global const float2* dl_x, __global float2* dl_copy, ulong dl_n, uint bits) {
+__kernel void dl_map7_reorder_x(__global const float2* dl_x, __global float2* dl_copy, ulong dl_n, uint bits) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(bitrev(dl_i, bits));
@@ -82,19 +82,19 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
 //DL: map: a:float[column_major(n, m)]
 #ifdef DL_ASTA_T
 __kernel void sums(__global const float* a, __global const struct pt* p, __global float* out,
-                   int n, int m, int k, ulong dl_whole_p, __global const float* dl_map_a, ulong dl_map_n_a) {
+                   int n, int m, int k, ulong dl_whole_p, __global const float* dl_map_a, ulong dl_mapn_a) {
   const dl_off dl_n_p = (dl_off)((long)(dl_whole_p));
   const dl_off dl_w_p = (dl_off)(DL_ASTA_T);
   int i = get_global_id(0);
   __global const float* q = &a[column_major(i, n, m)];
-  out[i] = DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 8, (i), 4, 4)) + ((i) < dl_map_n_a ? dl_map_a[i] : a[column_major(i, n, m)]) + ((i + 1) < dl_map_n_a ? dl_map_a[i + 1] : a[column_major(i + 1, n, m)]) + *q +
+  out[i] = DL_REF(__global, float, p, dl_tiled(dl_w_p, dl_n_p, 8, (i), 4, 4)) + ((i) < dl_mapn_a ? dl_map_a[i] : a[column_major(i, n, m)]) + ((i + 1) < dl_mapn_a ? dl_map_a[i + 1] : a[column_major(i + 1, n, m)]) + *q +
            a[column_major(i, n, 2 * m)];
   float s = a[column_major(i++, n, m)];
   out[i] += s + (float)k;
 }
 
 /* DL: the copy of a that sums reads as a[column_major(i, ...)] at i. */
-__kernel void dl_map_sums_a(__global const float* dl_x, __global float* dl_copy, ulong dl_n, int n, int m) {
+__kernel void dl_map4_sums_a(__global const float* dl_x, __global float* dl_copy, ulong dl_n, int n, int m) {
   const ulong dl_i = get_global_id(0);
   if (dl_i >= dl_n) return;
   const ulong dl_j = (ulong)(column_major(dl_i, n, m));

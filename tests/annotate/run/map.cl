@@ -28,3 +28,28 @@ __kernel void wrapped(__global const struct edge* e, __global const float* v, __
   const int i = get_global_id(0);
   out[i] = e[i].w * v[wrap(i, 2 * h, s + 1)] + v[wrap(e[i].to % 100, 2 * h, s + 1)];
 }
+
+// Names that met before: the map kernels of kernels a_b (array c) and a (array b_c) were
+// both dl_map_a_b_c, and the count of y and the copy of n_y both dl_map_n_y.
+int shift1(int i, int n) { return (i + 1) % n; }
+
+//TEST: a_b 64 args: fbuf:64 fbuf:64 int:64
+//DL: map: c[shift1]
+__kernel void a_b(__global const float* c, __global float* o, int n) {
+  const int i = get_global_id(0);
+  o[i] = c[shift1(i, n)] + 1.0f;
+}
+
+//TEST: a 64 args: fbuf:64 fbuf:64 fbuf:64 int:64
+//DL: map: b_c[shift1], n_y[shift1]
+__kernel void a(__global const float* b_c, __global const float* n_y, __global float* o, int n) {
+  const int i = get_global_id(0);
+  o[i] = b_c[shift1(i, n)] * n_y[shift1(i + 1, n)];
+}
+
+//TEST: two 64 args: fbuf:64 fbuf:64 fbuf:64 int:64
+//DL: map: y[shift1], n_y[shift1]
+__kernel void two(__global const float* y, __global const float* n_y, __global float* o, int n) {
+  const int i = get_global_id(0);
+  o[i] = y[shift1(i, n)] - n_y[shift1(i, n)];
+}
