@@ -915,11 +915,7 @@ class Consumer : public ASTConsumer {
         if (const auto* a = dyn_cast<ArraySubscriptExpr>(s); a && decl_of(a->getBase()) == px)
           if (const auto* i = dyn_cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts());
               i && decl_of(i->getBase()) == pc) {
-            bool address = false;
-            for (const auto& parent : ctx_->getParents(*a))
-              if (const auto* u = parent.get<UnaryOperator>())
-                address = address || u->getOpcode() == UO_AddrOf;
-            if (!address) reads.push_back(a);
+            if (!address_taken(*ctx_, a)) reads.push_back(a);
           }
         for (const Stmt* child : s->children()) walk(child);
       };
@@ -1038,11 +1034,7 @@ class Consumer : public ASTConsumer {
         if (const auto* call = dyn_cast<CallExpr>(a->getIdx()->IgnoreParenImpCasts());
             call && call->getDirectCallee() && call->getDirectCallee()->getName() == g.index &&
             call->getNumArgs() >= 1) {
-          bool address = false;
-          for (const auto& parent : ctx_->getParents(*a))
-            if (const auto* u = parent.get<UnaryOperator>())
-              address = address || u->getOpcode() == UO_AddrOf;
-          if (!address) reads.emplace_back(a, call);
+          if (!address_taken(*ctx_, a)) reads.emplace_back(a, call);
         }
       for (const Stmt* child : s->children()) walk(child);
     };
@@ -1055,15 +1047,8 @@ class Consumer : public ASTConsumer {
     const std::string copy = map_copy_param(g.name), count = map_count_param(g.name);
     for (const auto& [a, call] : reads) {
       const FunctionDecl* f = call->getDirectCallee();
-      std::string why;
-      if (f->hasAttr<OpenCLKernelAttr>())
-        why = "'" + g.index + "' is a kernel";
-      else if (!f->getReturnType()->isIntegerType())
-        why = "'" + g.index + "' does not return an integer";
-      else if (f->getNumParams() < 1 || !f->getParamDecl(0)->getType()->isIntegerType())
-        why =
-            "the first parameter of '" + g.index + "' is not an integer (the map kernel passes i)";
-      else if (call->getArg(0)->HasSideEffects(*ctx_))
+      std::string why = map_function_why(f);
+      if (why.empty() && call->getArg(0)->HasSideEffects(*ctx_))
         why = "its first argument has side effects";
       std::vector<std::string> these;
       std::set<const ParmVarDecl*> r;

@@ -116,11 +116,8 @@ void gathered_reads(ASTContext& ctx, const Stmt* s, std::vector<GatheredRead>& o
     const ParmVarDecl* x = param_of(a->getBase());
     const auto* i = dyn_cast<ArraySubscriptExpr>(a->getIdx()->IgnoreParenImpCasts());
     const ParmVarDecl* col = i ? param_of(i->getBase()) : nullptr;
-    bool address = false;
-    for (const auto& parent : ctx.getParents(*a))
-      if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
-        address = true;
-    if (x && col && x != col && !address) out.push_back({x, col, steps_with_item(i->getIdx())});
+    if (x && col && x != col && !address_taken(ctx, a))
+      out.push_back({x, col, steps_with_item(i->getIdx())});
   }
   for (const Stmt* child : s->children()) gathered_reads(ctx, child, out);
 }
@@ -148,16 +145,30 @@ void mapped_reads(ASTContext& ctx, const Stmt* s, std::vector<MappedRead>& out) 
     const ParmVarDecl* x = param_of(a->getBase());
     const auto* c = dyn_cast<CallExpr>(a->getIdx()->IgnoreParenImpCasts());
     const FunctionDecl* fn = c ? c->getDirectCallee() : nullptr;
-    bool address = false;
-    for (const auto& parent : ctx.getParents(*a))
-      if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf)
-        address = true;
-    if (x && fn && fn->hasBody() && !fn->hasAttr<OpenCLKernelAttr>() &&
-        fn->getReturnType()->isIntegerType() && c->getNumArgs() >= 1 && fn->getNumParams() >= 1 &&
-        fn->getParamDecl(0)->getType()->isIntegerType() && !address)
+    if (x && fn && fn->hasBody() && map_function_why(fn).empty() && c->getNumArgs() >= 1 &&
+        !address_taken(ctx, a))
       out.push_back({x, fn, steps_with_item(c->getArg(0))});
   }
   for (const Stmt* child : s->children()) mapped_reads(ctx, child, out);
+}
+
+/// Why x, read at index e (`steps`: e steps with the work-item), cannot be the array of a
+/// gathered or mapped copy; empty when it can.
+std::string copy_source_why(const ParmVarDecl* x, bool steps) {
+  const QualType xe = x->getType()->getPointeeType();
+  const std::string n = x->getNameAsString();
+  if (!const_global(x)) return n + " is written (not a pointer to const)";
+  if (!(xe->isVectorType() || (is_leaf_type(xe) && xe->isScalarType())))
+    return n + "'s elements are not scalars or vectors";
+  if (!steps) return "e does not step with the work-item (the global id is no term of its sums)";
+  return {};
+}
+
+/// What the inference says of pointer parameter `p`, or null.
+ArgInference* arg_of(KernelInference& out, const ParmVarDecl* p) {
+  for (ArgInference& a : out.args)
+    if (a.name == p->getName()) return &a;
+  return nullptr;
 }
 
 /// The clause `x[index]` (a gather, or a map with `index` its function), placed at x.
@@ -178,11 +189,7 @@ GatherAnnotation gather_of(const ASTContext& ctx, const ParmVarDecl* x, const st
 void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
   std::vector<GatheredRead> reads;
   gathered_reads(ctx, fd->getBody(), reads);
-  auto arg = [&](const ParmVarDecl* p) -> ArgInference* {
-    for (ArgInference& a : out.args)
-      if (a.name == p->getName()) return &a;
-    return nullptr;
-  };
+  auto arg = [&](const ParmVarDecl* p) { return arg_of(out, p); };
   auto records = [&](const ParmVarDecl* p) {
     return std::find_if(out.buffers.begin(), out.buffers.end(),
                         [&](const BufferAnnotation& b) { return b.name == p->getName(); });
@@ -191,19 +198,13 @@ void infer_gathers(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out
   for (const GatheredRead& r : reads) {
     if (done.count(r.x) || records(r.x) != out.buffers.end()) continue;
     const std::string x = r.x->getNameAsString(), col = r.col->getNameAsString();
-    const QualType xe = r.x->getType()->getPointeeType();
     const QualType ce = r.col->getType()->getPointeeType();
-    std::string why;
-    if (!const_global(r.x))
-      why = x + " is written (not a pointer to const)";
-    else if (!const_global(r.col))
+    std::string why = copy_source_why(r.x, true);
+    if (why.empty() && !const_global(r.col))
       why = col + " may be written (not a pointer to const)";
-    else if (!(xe->isVectorType() || (is_leaf_type(xe) && xe->isScalarType())))
-      why = x + "'s elements are not scalars or vectors";
-    else if (!ce->isIntegerType() || ce->isBooleanType())
+    else if (why.empty() && (!ce->isIntegerType() || ce->isBooleanType()))
       why = col + "'s elements are not integers";
-    else if (!r.steps)
-      why = "e does not step with the work-item (the global id is no term of its sums)";
+    if (why.empty()) why = copy_source_why(r.x, r.steps);
     if (!why.empty()) {
       // The first such read says why x is not gathered; a later one may still be.
       if (ArgInference* a = arg(r.x); a && !a->inferred && noted.insert(r.x).second)
@@ -241,18 +242,8 @@ void infer_maps(ASTContext& ctx, const FunctionDecl* fd, KernelInference& out) {
         std::any_of(out.gathers.begin(), out.gathers.end(),
                     [&](const GatherAnnotation& g) { return g.name == x || g.index == x; }))
       continue;
-    ArgInference* a = nullptr;
-    for (ArgInference& i : out.args)
-      if (i.name == x) a = &i;
-    const QualType xe = r.x->getType()->getPointeeType();
-    std::string why;
-    if (!const_global(r.x))
-      why = x + " is written (not a pointer to const)";
-    else if (!(xe->isVectorType() || (is_leaf_type(xe) && xe->isScalarType())))
-      why = x + "'s elements are not scalars or vectors";
-    else if (!r.steps)
-      why = "e does not step with the work-item (the global id is no term of its sums)";
-    if (!why.empty()) {
+    ArgInference* a = arg_of(out, r.x);
+    if (std::string why = copy_source_why(r.x, r.steps); !why.empty()) {
       // The first such read says why x is not mapped; a later one may still be.
       if (a && !a->inferred && noted.insert(r.x).second)
         a->what = "read as " + x + "[" + fn + "(e, ...)], not mapped: " + why;
@@ -374,6 +365,21 @@ KernelInference infer_kernel(ASTContext& ctx, const FunctionDecl* fd) {
   infer_gathers(ctx, fd, out);
   infer_maps(ctx, fd, out);
   return out;
+}
+
+bool address_taken(ASTContext& ctx, const ArraySubscriptExpr* a) {
+  for (const auto& parent : ctx.getParents(*a))
+    if (const auto* u = parent.get<UnaryOperator>(); u && u->getOpcode() == UO_AddrOf) return true;
+  return false;
+}
+
+std::string map_function_why(const FunctionDecl* fn) {
+  const std::string n = "'" + fn->getNameAsString() + "'";
+  if (fn->hasAttr<OpenCLKernelAttr>()) return n + " is a kernel";
+  if (!fn->getReturnType()->isIntegerType()) return n + " does not return an integer";
+  if (fn->getNumParams() < 1 || !fn->getParamDecl(0)->getType()->isIntegerType())
+    return "the first parameter of " + n + " is not an integer (the map kernel passes i)";
+  return {};
 }
 
 }  // namespace dl::annotate

@@ -35,4 +35,12 @@ struct KernelInference {
 /// remark says why the map is dropped).
 KernelInference infer_kernel(clang::ASTContext& ctx, const clang::FunctionDecl* fd);
 
+/// Whether the address of element access `a` is taken (`&x[i]`): a gathered or mapped
+/// copy cannot stand for it.
+bool address_taken(clang::ASTContext& ctx, const clang::ArraySubscriptExpr* a);
+
+/// Why function `fn` cannot be a map's (`map: x[fn]`, whose map kernel calls fn(i, ...)):
+/// a kernel, not returning an integer, or not taking one first. Empty when it can.
+std::string map_function_why(const clang::FunctionDecl* fn);
+
 }  // namespace dl::annotate
