@@ -101,15 +101,22 @@ struct BufferAnnotation {
   std::string record;         // record name (from the marshaler name or name:rec)
   bool read_only = false;     // `const`: the kernel never writes it
   bool write_only = false;    // `write_only`: the kernel never reads it
-  /// `-> [..]`, the dimensions with dims[swap] and dims[swap + 1] exchanged (a flat array):
-  /// ASTA with tile width dims[swap] (in `tile` or `target`). -1: no swap.
+  /// `-> [..]`, the dimensions with dims[swap] and dims[swap_with] exchanged (a flat
+  /// array; swap < swap_with): for neighbours ASTA with tile width dims[swap], otherwise
+  /// SWAP(dims[swap], B) with B the product of the dimensions between the two (the tile
+  /// width in `tile` or `target`, B evaluated at each launch). -1: no swap.
   int swap = -1;
+  int swap_with = -1;
   /// Annotated `[*]`: n is the bound buffer's records, given to the kernel at each launch.
   bool whole() const { return !dims.empty() && dims[0].is_whole(); }
+  /// A swap of two dimensions that are not neighbours.
+  bool distant() const { return swap >= 0 && swap_with > swap + 1; }
   /// A swap of two dimensions that are not the fastest two: the records are
-  /// dims[0..swap] (n their product), each dims[swap + 1] rows of the product of the
-  /// dimensions after it, a row one slot (flat_record's `block`).
-  bool rows() const { return swap >= 0 && static_cast<std::size_t>(swap) + 2 < dims.size(); }
+  /// dims[0..swap] (n their product), each the product of dims[swap + 1..swap_with] rows of
+  /// the product of the dimensions after swap_with, a row one slot (flat_record's `block`).
+  bool rows() const {
+    return swap >= 0 && (distant() || static_cast<std::size_t>(swap_with) + 1 < dims.size());
+  }
   int line = 0, column = 0;  // 1-based position of the name in the source
 };
 
@@ -216,12 +223,16 @@ std::optional<Record> flat_record(const std::string& scalar, std::int64_t s, std
                                   std::string* error = nullptr);
 
 /// For a swap of rows (`b.rows()`), with every dimension of `b` evaluated (`dims`): the
-/// record made at launch (flat_record of dims[swap + 1] rows of the product of the
-/// dimensions after it) and the record count (the product of dims[0..swap]); nullopt
-/// (and why) when either does not fit.
+/// record made at launch (flat_record of the product of dims[swap + 1..swap_with] rows of
+/// the product of the dimensions after swap_with) and the record count (the product of
+/// dims[0..swap]); nullopt (and why) when either does not fit.
+/// For a swap of dimensions that are not neighbours (`b.distant()`), its layout at a
+/// launch: SWAP(dims[swap], B), B the product of the dimensions between the two.
 std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation& b,
                                                           const std::vector<std::int64_t>& dims,
                                                           std::string* error = nullptr);
+std::optional<Layout> distant_swap(const BufferAnnotation& b, const std::vector<std::int64_t>& dims,
+                                   std::string* error = nullptr);
 
 /// Buffers of one kernel annotated `[*]`, not kept in AoS, whose records have one size
 /// (`records` gives it; a flat array whose S is an argument: the same S expression and

@@ -15,9 +15,14 @@
 // (one array per slot, back to back) is T >= n. The last tile of an ASTA buffer whose
 // n is not a multiple of T is therefore a mini-DA of n % T records.
 //
-// One layout is another map: DIAG, a grid's planes diagonalized (include/dl/diagonal.hpp,
-// docs/remappings.md). Its records are the rows of planes of H rows, a record's slots (all
-// of one size) the row's elements; each plane is stored diagonal after diagonal.
+// Two layouts are other maps. DIAG, a grid's planes diagonalized (include/dl/diagonal.hpp,
+// docs/remappings.md): its records are the rows of planes of H rows, a record's slots (all
+// of one size) the row's elements; each plane is stored diagonal after diagonal. SWAP(T,B),
+// a swap of two dimensions that are not neighbours: ASTA(T) with each tile's slot arrays
+// reordered, the S = B * D slots (all of one size z) read as a B x D matrix and stored
+// transposed:
+//
+//   offset(i, s) = (i / T) * T * R  +  ((s % D) * B + s / D) * w(i) * z  +  (i % T) * z
 #pragma once
 
 #include <cstddef>
@@ -140,8 +145,9 @@ class Record {
 };
 
 /// AoS, DA and ASTA are the tiled map above; Diag and DiagMain diagonalize planes of
-/// rows (parallel to the secondary or the main diagonal, include/dl/diagonal.hpp).
-enum class LayoutKind : std::uint8_t { AoS, DA, ASTA, Diag, DiagMain };
+/// rows (parallel to the secondary or the main diagonal, include/dl/diagonal.hpp); Swap is
+/// ASTA with each tile's slots transposed (the file comment).
+enum class LayoutKind : std::uint8_t { AoS, DA, ASTA, Diag, DiagMain, Swap };
 
 /// Largest ASTA tile width T that Layout::parse (annotations, --layout) and DL_TILE take.
 inline constexpr std::uint32_t kMaxTile = 1u << 20;
@@ -151,9 +157,12 @@ inline constexpr std::size_t kMaxRecordSize = std::size_t{1} << 20;
 
 struct Layout {
   LayoutKind kind = LayoutKind::AoS;
-  /// T, meaningful for ASTA; for Diag and DiagMain the rows per plane H (0: one plane of
-  /// all n records).
+  /// T, meaningful for ASTA and Swap; for Diag and DiagMain the rows per plane H (0: one
+  /// plane of all n records).
   std::uint32_t tile = 1;
+  /// Swap: B, the rows of the matrix a tile's slots are read as (0: not known yet, an
+  /// annotation's target before its dimensions are evaluated).
+  std::uint32_t split = 0;
 
   static Layout aos() { return {LayoutKind::AoS, 1}; }
   static Layout da() { return {LayoutKind::DA, 0}; }
@@ -162,28 +171,35 @@ struct Layout {
   static Layout diag(std::uint32_t rows = 0, bool main = false) {
     return {main ? LayoutKind::DiagMain : LayoutKind::Diag, rows};
   }
+  /// ASTA(t) with the slots of each tile, read as a b x (S / b) matrix, transposed.
+  static Layout swap(std::uint32_t t, std::uint32_t b) { return {LayoutKind::Swap, t, b}; }
 
-  /// True for AoS, DA and ASTA (the tiled map); false for the diagonal layouts.
+  /// True for AoS, DA and ASTA (the tiled map); false for the diagonal layouts and Swap.
   bool tiled() const {
     return kind == LayoutKind::AoS || kind == LayoutKind::DA || kind == LayoutKind::ASTA;
   }
   /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T; for a diagonal
-  /// layout the rows of a plane, min(H, n) (H = 0: n), at least 1.
+  /// layout the rows of a plane, min(H, n) (H = 0: n), at least 1; Swap min(T, n), at
+  /// least 1.
   std::size_t width(std::size_t n) const;
   /// Two layouts are the same map for n records (ASTA(1) == AoS, ASTA(T >= n) == DA,
   /// DIAG(H >= n) == DIAG).
   bool same_map(const Layout& o, std::size_t n) const {
-    if (!tiled() || !o.tiled()) return kind == o.kind && width(n) == o.width(n);
+    if (!tiled() || !o.tiled())
+      return kind == o.kind && width(n) == o.width(n) &&
+             (kind != LayoutKind::Swap || split == o.split);
     const std::size_t a = width(n), b = o.width(n), cap = n ? n : 1;
     return (a < cap ? a : cap) == (b < cap ? b : cap);
   }
-  /// "AoS", "DA", "ASTA(32)", "DIAG", "DIAG(64)", "DIAG_MAIN", "DIAG_MAIN(64)".
+  /// "AoS", "DA", "ASTA(32)", "DIAG", "DIAG(64)", "DIAG_MAIN", "DIAG_MAIN(64)", "SWAP(8,3)".
   std::string str() const;
-  /// Inverse of str(); T and H in [1, kMaxTile]; throws LayoutError.
+  /// Inverse of str(); T, H and B in [1, kMaxTile]; throws LayoutError.
   static Layout parse(std::string_view text);
 
   bool operator==(const Layout& o) const {
-    return kind == o.kind && (kind == LayoutKind::AoS || kind == LayoutKind::DA || tile == o.tile);
+    return kind == o.kind &&
+           (kind == LayoutKind::AoS || kind == LayoutKind::DA || tile == o.tile) &&
+           (kind != LayoutKind::Swap || split == o.split);
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
 };
@@ -205,6 +221,13 @@ struct DiagonalPlanes {
   std::size_t rows = 1, planes = 0, last_rows = 0, elem = 0, nx = 0;
 };
 DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l);
+
+/// A Swap layout's shape for n records of `r`: the slot matrix B x D of a tile, the slot
+/// size z. Throws LayoutError when the slots differ in size or B does not divide them.
+struct SwapShape {
+  std::size_t b = 1, d = 1, z = 0;
+};
+SwapShape swap_shape(const Record& r, const Layout& l);
 
 /// Byte offset of slot `slot` of record `i` in layout `l`.
 std::size_t slot_offset(const Record& r, std::size_t n, const Layout& l, std::size_t i,

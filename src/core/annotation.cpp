@@ -333,15 +333,24 @@ class ClauseParser {
       // The marshaler names the record; it gives the target only where `->` does not. A
       // target of AoS takes either (the record's marshalers serve the buffer's other users).
       const bool asta = m.rfind("AOS2ASTA_", 0) == 0, da = m.rfind("AOS2DA_", 0) == 0;
-      const bool diag = m.rfind("AOS2DIAG_", 0) == 0;
-      if (diag != (b.target_given && !b.target.tiled())) {
+      const bool diag = m.rfind("AOS2DIAG_", 0) == 0, swap = m.rfind("AOS2SWAP_", 0) == 0;
+      const bool to_swap = b.target_given && b.target.kind == LayoutKind::Swap;
+      if (swap != to_swap) {
+        i_ = save;
+        return error("marshaler '" + m + "' " +
+                     (swap ? "converts to SWAP but the target of '" + b.name +
+                                 "' is not a swap of two dimensions that are not neighbours"
+                           : "is not a SWAP marshaler (AOS2SWAP_...) but the target of '" + b.name +
+                                 "' swaps two dimensions that are not neighbours"));
+      }
+      if (!swap && diag != (b.target_given && !b.target.tiled())) {
         i_ = save;
         return error("marshaler '" + m + "' " +
                      (diag ? "converts to DIAG but the target of '" + b.name + "' is not DIAG"
                            : "is not a DIAG marshaler (AOS2DIAG_...) but the target of '" + b.name +
                                  "' is " + b.target.str()));
       }
-      if (diag) {
+      if (diag || swap) {
         if (b.record.empty()) b.record = m.substr(9);
       } else if (asta || da) {
         const LayoutKind k = asta ? LayoutKind::ASTA : LayoutKind::DA;
@@ -505,9 +514,10 @@ class ClauseParser {
     ++i_;
     return true;
   }
-  /// A target of dimensions, `-> [ny][nz][nx]`: the array's own dimensions with two
-  /// adjacent ones exchanged (compared as written, blanks aside). Sets b.swap and the ASTA
-  /// tile it stands for: the first of the two (docs/remappings.md).
+  /// A target of dimensions, `-> [ny][nz][nx]`: the array's own dimensions with two of
+  /// them exchanged (compared as written, blanks aside). Sets b.swap, b.swap_with and the
+  /// tile width the layout stands for: the first of the two (docs/remappings.md); ASTA
+  /// for neighbours, SWAP otherwise.
   bool swapped(BufferAnnotation& b) {
     const std::size_t s = i_;
     std::vector<Expr> to;
@@ -544,12 +554,19 @@ class ClauseParser {
       if (bare(to[d]) != bare(b.dims[d])) moved.push_back(d);
     if (moved.empty()) return fail("the same order (write '-> AoS' to keep the layout)");
     const std::size_t p = moved[0];
-    if (moved.size() != 2 || moved[1] != p + 1 || bare(to[p]) != bare(b.dims[p + 1]) ||
-        bare(to[p + 1]) != bare(b.dims[p]))
+    if (moved.size() != 2 || bare(to[p]) != bare(b.dims[moved[1]]) ||
+        bare(to[moved[1]]) != bare(b.dims[p]))
       return fail(
-          "not two adjacent dimensions exchanged (DL swaps two neighbouring dimensions; "
-          "other permutations are not offered)");
+          "not two dimensions exchanged (DL swaps two dimensions; other permutations are not "
+          "offered)");
+    const std::size_t q = moved[1];
     b.swap = static_cast<int>(p);
+    b.swap_with = static_cast<int>(q);
+    for (std::size_t d = p + 1; d < q; ++d)
+      if (!b.dims[d].fields().empty())
+        return fail("the dimension '" + b.dims[d].text() +
+                    "' between the swapped two takes kernel arguments and constants only (no "
+                    "sizeof or arg.field)");
     const Expr& t = b.dims[p];
     if (!t.fields().empty())
       return fail("the swapped dimension '" + t.text() +
@@ -559,9 +576,10 @@ class ClauseParser {
       if (v < 1 || v > static_cast<std::int64_t>(kMaxTile))
         return fail("the swapped dimension '" + t.text() + "' is " + std::to_string(v) +
                     ", outside [1, " + std::to_string(kMaxTile) + "]");
-      b.target = Layout::asta(static_cast<std::uint32_t>(v));
+      b.target = b.distant() ? Layout::swap(static_cast<std::uint32_t>(v), 0)
+                             : Layout::asta(static_cast<std::uint32_t>(v));
     } else {
-      b.target = Layout::asta(0);
+      b.target = b.distant() ? Layout::swap(0, 0) : Layout::asta(0);
       b.tile = t;
     }
     return true;
@@ -956,8 +974,16 @@ std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation
     if (error) *error = "not a swap of rows";
     return std::nullopt;
   }
-  std::int64_t block = 1;
-  for (std::size_t d = p + 2; d < dims.size(); ++d)
+  const std::size_t q = static_cast<std::size_t>(b.swap_with);
+  std::int64_t count = 1, block = 1;
+  for (std::size_t d = p + 1; d <= q && count > 0; ++d)
+    if (dims[d] < 1)
+      count = dims[d];  // flat_record says why
+    else if (__builtin_mul_overflow(count, dims[d], &count)) {
+      if (error) *error = "the rows between the swapped two overflow";
+      return std::nullopt;
+    }
+  for (std::size_t d = q + 1; d < dims.size(); ++d)
     if (dims[d] < 1 || __builtin_mul_overflow(block, dims[d], &block)) {
       if (error)
         *error = "the row length " + b.dims[d].text() + " = " + std::to_string(dims[d]) +
@@ -965,10 +991,10 @@ std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation
       return std::nullopt;
     }
   std::string err;
-  auto rec = flat_record(b.record, dims[p + 1], block, &err);
+  auto rec = flat_record(b.record, count, block, &err);
   if (!rec) {
     if (error)
-      *error = "the rows of the swap of '" + b.dims[p].text() + "' and '" + b.dims[p + 1].text() +
+      *error = "the rows of the swap of '" + b.dims[p].text() + "' and '" + b.dims[q].text() +
                "': " + err;
     return std::nullopt;
   }
@@ -984,6 +1010,27 @@ std::optional<std::pair<Record, std::uint64_t>> swap_rows(const BufferAnnotation
   }
   if (!n) return std::nullopt;
   return std::make_pair(std::move(*rec), *n);
+}
+
+std::optional<Layout> distant_swap(const BufferAnnotation& b, const std::vector<std::int64_t>& dims,
+                                   std::string* error) {
+  if (!b.distant() || dims.size() != b.dims.size()) {
+    if (error) *error = "not a swap of two dimensions that are not neighbours";
+    return std::nullopt;
+  }
+  const std::size_t p = static_cast<std::size_t>(b.swap), q = static_cast<std::size_t>(b.swap_with);
+  std::int64_t between = 1;
+  for (std::size_t d = p + 1; d < q; ++d)
+    if (__builtin_mul_overflow(between, dims[d], &between)) between = kMaxTile + std::int64_t{1};
+  for (auto [v, what] : {std::pair{dims[p], "the swapped dimension '" + b.dims[p].text() + "'"},
+                         std::pair{between, std::string("the dimensions between the two")}})
+    if (v < 1 || v > static_cast<std::int64_t>(kMaxTile)) {
+      if (error)
+        *error =
+            what + " = " + std::to_string(v) + ", outside [1, " + std::to_string(kMaxTile) + "]";
+      return std::nullopt;
+    }
+  return Layout::swap(static_cast<std::uint32_t>(dims[p]), static_cast<std::uint32_t>(between));
 }
 
 std::vector<int> whole_groups(const KernelAnnotation& ka,
@@ -1129,8 +1176,9 @@ std::string format_clause(const BufferAnnotation& b) {
   if (b.swap >= 0) {
     s += " -> ";
     for (std::size_t d = 0; d < b.dims.size(); ++d) {
-      const std::size_t p = static_cast<std::size_t>(b.swap);
-      s += "[" + b.dims[d == p ? p + 1 : d == p + 1 ? p : d].text() + "]";
+      const std::size_t p = static_cast<std::size_t>(b.swap),
+                        q = static_cast<std::size_t>(b.swap_with);
+      s += "[" + b.dims[d == p ? q : d == q ? p : d].text() + "]";
     }
   } else if (!b.target.tiled())
     s += b.target.kind == LayoutKind::Diag ? " -> DIAG" : " -> DIAG_MAIN";

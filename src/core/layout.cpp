@@ -367,6 +367,7 @@ std::size_t Layout::width(std::size_t n) const {
       return tile;
     case LayoutKind::Diag:
     case LayoutKind::DiagMain:
+    case LayoutKind::Swap:
       return std::max<std::size_t>(1, tile && tile < n ? tile : n);
   }
   return 1;
@@ -385,6 +386,8 @@ std::string Layout::str() const {
       const std::string name = kind == LayoutKind::Diag ? "DIAG" : "DIAG_MAIN";
       return tile ? name + "(" + std::to_string(tile) + ")" : name;
     }
+    case LayoutKind::Swap:
+      return "SWAP(" + std::to_string(tile) + "," + std::to_string(split) + ")";
   }
   return "?";
 }
@@ -403,8 +406,18 @@ Layout Layout::parse(std::string_view t) {
       }
     }
   }
+  for (std::string_view p : {"SWAP(", "swap("}) {
+    const std::size_t comma = t.find(',');
+    std::uint32_t a = 0, b = 0;
+    if (t.substr(0, p.size()) == p && t.size() > p.size() + 1 && t.back() == ')' &&
+        comma != std::string_view::npos && parse_number(t.substr(p.size(), comma - p.size()), a) &&
+        parse_number(t.substr(comma + 1, t.size() - comma - 2), b) && a >= 1 && a <= kMaxTile &&
+        b >= 1 && b <= kMaxTile)
+      return swap(a, b);
+  }
   throw LayoutError("unknown layout '" + std::string(t) +
-                    "' (expected AoS, DA, ASTA(T), DIAG, DIAG(H), DIAG_MAIN or DIAG_MAIN(H))");
+                    "' (expected AoS, DA, ASTA(T), DIAG, DIAG(H), DIAG_MAIN, DIAG_MAIN(H) or "
+                    "SWAP(T,B))");
 }
 
 DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l) {
@@ -422,20 +435,45 @@ DiagonalPlanes diagonal_planes(const Record& r, std::size_t n, const Layout& l) 
   return p;
 }
 
+SwapShape swap_shape(const Record& r, const Layout& l) {
+  if (!r.uniform_slots() || r.slots().empty())
+    throw LayoutError(
+        "a swap of dimensions needs records whose slots (rows) have one size; "
+        "record '" +
+        r.name() + "' has slots of several sizes");
+  SwapShape s;
+  s.b = l.split;
+  s.z = r.slots().front().size;
+  if (s.b == 0 || r.slots().size() % s.b)
+    throw LayoutError(l.str() + ": " + std::to_string(s.b) + " does not divide the " +
+                      std::to_string(r.slots().size()) + " rows of record '" + r.name() + "'");
+  s.d = r.slots().size() / s.b;
+  return s;
+}
+
 namespace {
 
-/// Where slot k of record i lies in layout `l`: the tiled map, or the diagonal map with
-/// its planes worked out once (convert() asks for every slot of every record).
+/// Where slot k of record i lies in layout `l`: the tiled map, the Swap map, or the
+/// diagonal map with its planes worked out once (convert() asks for every slot of every
+/// record).
 class SlotMap {
  public:
   SlotMap(const Record& r, std::size_t n, const Layout& l) : r_(r), n_(n), l_(l) {
     if (l.tiled()) return;
+    if (l.kind == LayoutKind::Swap) {
+      s_ = swap_shape(r, l);
+      return;
+    }
     p_ = diagonal_planes(r, n, l);
     direction_ = l.kind == LayoutKind::DiagMain ? Diagonal::Main : Diagonal::Secondary;
   }
   std::size_t operator()(std::size_t i, std::size_t k) const {
     const Slot& s = r_.slots()[k];
     if (l_.tiled()) return tiled_offset(l_.width(n_), n_, r_.size(), i, s.offset, s.size);
+    if (l_.kind == LayoutKind::Swap) {
+      const std::size_t moved = (k % s_.d) * s_.b + k / s_.d;
+      return tiled_offset(l_.width(n_), n_, r_.size(), i, moved * s_.z, s_.z);
+    }
     const std::size_t plane = i / p_.rows;
     DiagonalShape shape;
     shape.ny = plane + 1 == p_.planes ? p_.last_rows : p_.rows;
@@ -450,6 +488,7 @@ class SlotMap {
   std::size_t n_;
   Layout l_;
   DiagonalPlanes p_;
+  SwapShape s_;
   Diagonal direction_ = Diagonal::Secondary;
 };
 

@@ -227,12 +227,79 @@ TEST(Annotation, DimensionSwap) {
   const std::pair<const char*, const char*> bad[] = {
       {"a[n][m] -> [n][m]", "the same order"},
       {"a[n][m] -> [m]", "the target has 1 dimensions, the array 2"},
-      {"a[n][m][k] -> [k][m][n]", "not two adjacent dimensions exchanged"},
-      {"a[n][m][k] -> [m][k][n]", "not two adjacent dimensions exchanged"},
+      {"a[n][m][k] -> [m][k][n]", "not two dimensions exchanged"},
+      {"a[n][m][k] -> [k][n][m]", "not two dimensions exchanged"},
       {"a[*][m] -> [m][*]", "not '*'"},
       {"a[0][m] -> [m][0]", "outside [1, 1048576]"},
       {"a[n][m] -> [m][n", "missing ']'"},
       {"a[x][m] -> [m][x]", "names 'x'"},
+  };
+  for (const auto& [clause, want] : bad) {
+    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
+                                  "\n__kernel void k(__global float *a, int n, int m, int k) {}\n");
+    ASSERT_TRUE(e.has_errors()) << clause;
+    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
+        << clause << ": " << e.diagnostics[0].message;
+  }
+}
+
+// `-> [..]` with two dimensions exchanged that are not neighbours: SWAP(d1, B), B the
+// product of the dimensions between (evaluated at each launch, distant_swap); the records
+// are the rows between and including the second, of the scalars after it.
+TEST(Annotation, DistantDimensionSwap) {
+  auto s = dl::scan_annotations(
+      "//DL: AoS: const a:float[nz][ny][nx] -> [nx][ny][nz], b:int[nw][nz][ny][3][nx] -> "
+      "[nw][3][ny][nz][nx], c:float[4][ny][2][nx] -> [nx][ny][2][4]\n"
+      "__kernel void k(__global const float *a, __global int *b, __global float *c, int nx,\n"
+      "                int ny, int nz, int nw) {}\n");
+  ASSERT_FALSE(s.has_errors()) << s.diagnostics[0].message;
+  const auto& b = s.kernels.at(0).buffers;
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_EQ(b[0].swap, 0);
+  EXPECT_EQ(b[0].swap_with, 2);
+  EXPECT_TRUE(b[0].distant());
+  EXPECT_TRUE(b[0].rows());
+  EXPECT_EQ(b[0].target.kind, dl::LayoutKind::Swap);
+  ASSERT_TRUE(b[0].tile.has_value());
+  EXPECT_EQ(b[0].tile->text(), "nz");
+  EXPECT_EQ(b[1].swap, 1);
+  EXPECT_EQ(b[1].swap_with, 3);
+  EXPECT_EQ(b[2].target, dl::Layout::swap(4, 0));  // a constant first dimension folds
+  EXPECT_FALSE(b[2].tile.has_value());
+  EXPECT_EQ(dl::format_clause(b[0]), "const a:float[nz][ny][nx] -> [nx][ny][nz]");
+  EXPECT_EQ(dl::format_clause(b[1]), "b:int[nw][nz][ny][3][nx] -> [nw][3][ny][nz][nx]");
+  // The completed clause, marshaler included, parses back.
+  dl::BufferAnnotation done = b[1];
+  done.marshaler = "AOS2SWAP_int";
+  auto again = dl::scan_annotations("//DL: AoS: " + dl::format_clause(done) +
+                                    "\n__kernel void k(__global int *b, int nx, int ny, int nz, "
+                                    "int nw) {}\n");
+  ASSERT_FALSE(again.has_errors()) << again.diagnostics[0].message;
+  EXPECT_EQ(again.kernels.at(0).buffers.at(0).swap_with, 3);
+  EXPECT_EQ(again.kernels.at(0).buffers.at(0).marshaler, "AOS2SWAP_int");
+  // nw = 2, nz = 5, ny = 7, 3, nx = 4: records nw * nz = 10 of 7 * 3 rows of 4 scalars,
+  // SWAP(5, 7).
+  auto rows = dl::swap_rows(b[1], {2, 5, 7, 3, 4});
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(rows->second, 10u);
+  EXPECT_EQ(rows->first.slots().size(), 21u);
+  EXPECT_EQ(rows->first.size(), 21u * 16u);
+  EXPECT_EQ(dl::distant_swap(b[1], {2, 5, 7, 3, 4}), dl::Layout::swap(5, 7));
+  EXPECT_EQ(dl::distant_swap(b[0], {5, 7, 3}), dl::Layout::swap(5, 7));
+  EXPECT_EQ(dl::distant_swap(b[2], {4, 6, 2, 3}), dl::Layout::swap(4, 12));
+  std::string why;
+  EXPECT_FALSE(dl::distant_swap(b[0], {0, 7, 3}, &why));
+  EXPECT_NE(why.find("the swapped dimension 'nz' = 0"), std::string::npos) << why;
+  EXPECT_FALSE(dl::distant_swap(b[0], {5, 2000000, 3}, &why));
+  EXPECT_NE(why.find("between the two = 2000000"), std::string::npos) << why;
+  const dl::BufferAnnotation adjacent = s.kernels.at(0).buffers.at(0);
+  dl::BufferAnnotation near = adjacent;
+  near.swap_with = 1;
+  EXPECT_FALSE(dl::distant_swap(near, {5, 7, 3}, &why));
+  const std::pair<const char*, const char*> bad[] = {
+      {"a[n][m][k] -> [k][m][n] AOS2ASTA_float", "is not a SWAP marshaler"},
+      {"a[n][m] -> [m][n] AOS2SWAP_float", "converts to SWAP"},
+      {"a[n][sizeof(float)][k] -> [k][sizeof(float)][n]", "between the swapped two"},
   };
   for (const auto& [clause, want] : bad) {
     auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +

@@ -93,6 +93,59 @@ TEST(Record, EqualityIsTheDescription) {
   }
 }
 
+// SWAP(T, B): for records of S = B * D rows, the array [A][T][B][D][C] (C scalars a row)
+// with its dimensions T and D exchanged when T is a whole tile; every tile's slot arrays
+// transposed as a B x D matrix. Element (a, i, b, j, c) goes to (((a*D + j)*B + b)*T + i)*C + c.
+TEST(Layout, SwapIsTheArrayWithTwoDimensionsExchanged) {
+  struct Shape {
+    std::size_t a, t, b, d, c;
+  };
+  const Shape shapes[] = {{1, 5, 7, 3, 1}, {2, 3, 4, 5, 2}, {3, 1, 2, 2, 3},
+                          {1, 4, 1, 6, 1}, {2, 6, 5, 1, 4}, {1, 9, 2, 9, 1}};
+  for (const Shape& sh : shapes) {
+    const Record r = Record::blocks("rows", Scalar::UInt, static_cast<unsigned>(sh.b * sh.d),
+                                    static_cast<unsigned>(sh.c));
+    const std::size_t n = sh.a * sh.t;
+    const Layout l =
+        Layout::swap(static_cast<std::uint32_t>(sh.t), static_cast<std::uint32_t>(sh.b));
+    std::vector<std::uint32_t> src(n * r.size() / 4), dst(src.size()), back(src.size());
+    std::iota(src.begin(), src.end(), 0u);
+    dl::convert(r, n, Layout::aos(), src.data(), l, dst.data());
+    for (std::size_t a = 0; a < sh.a; ++a)
+      for (std::size_t i = 0; i < sh.t; ++i)
+        for (std::size_t b = 0; b < sh.b; ++b)
+          for (std::size_t j = 0; j < sh.d; ++j)
+            for (std::size_t c = 0; c < sh.c; ++c)
+              ASSERT_EQ(dst[(((a * sh.d + j) * sh.b + b) * sh.t + i) * sh.c + c],
+                        (((a * sh.t + i) * sh.b + b) * sh.d + j) * sh.c + c)
+                  << l.str() << " a=" << a << " i=" << i << " b=" << b << " j=" << j;
+    dl::convert(r, n, l, dst.data(), Layout::aos(), back.data());
+    EXPECT_EQ(back, src);
+    // Through the other maps: SWAP to ASTA and back.
+    std::vector<std::uint32_t> asta(src.size());
+    dl::convert(r, n, l, dst.data(), Layout::asta(2), asta.data());
+    dl::convert(r, n, Layout::asta(2), asta.data(), Layout::aos(), back.data());
+    EXPECT_EQ(back, src);
+  }
+  EXPECT_EQ(Layout::swap(8, 3).str(), "SWAP(8,3)");
+  EXPECT_EQ(Layout::parse("SWAP(8,3)"), Layout::swap(8, 3));
+  EXPECT_EQ(Layout::parse("swap(1,1048576)"), Layout::swap(1, 1u << 20));
+  EXPECT_NE(Layout::swap(8, 3), Layout::swap(8, 4));
+  EXPECT_NE(Layout::swap(8, 3), Layout::asta(8));
+  EXPECT_FALSE(Layout::swap(8, 3).tiled());
+  EXPECT_TRUE(Layout::swap(8, 3).same_map(Layout::swap(9, 3), 8));  // one tile of all 8
+  EXPECT_FALSE(Layout::swap(8, 3).same_map(Layout::swap(8, 1), 8));
+  for (const char* bad : {"SWAP(8)", "SWAP(0,3)", "SWAP(8,0)", "SWAP(8,3", "SWAP(,3)"})
+    EXPECT_THROW(Layout::parse(bad), dl::LayoutError) << bad;
+  // B must divide the rows; rows of one size.
+  const Record r = Record::blocks("rows", Scalar::Float, 6, 2);
+  EXPECT_THROW(dl::swap_shape(r, Layout::swap(4, 4)), dl::LayoutError);
+  EXPECT_THROW(dl::swap_shape(r, Layout::swap(4, 0)), dl::LayoutError);
+  EXPECT_EQ(dl::swap_shape(r, Layout::swap(4, 3)).d, 2u);
+  const Record mixed = Record::make("m", {{"a", Scalar::Int}, {"b", Scalar::Double}});
+  EXPECT_THROW(dl::swap_shape(mixed, Layout::swap(4, 1)), dl::LayoutError);
+}
+
 // A record of rows (Record::blocks): each row of B scalars is one slot, so DA and ASTA
 // of such records are the array with two dimensions swapped and every row whole.
 TEST(Record, RowsAreSlots) {
