@@ -150,6 +150,9 @@ struct Plan {
   std::vector<PlanStep> steps;  // AoS <-> DA takes two, ASTA(a) <-> ASTA(b) goes through AoS
   std::size_t extra_bytes = 0;  // device memory allocated for the conversion (flags, scratch)
   std::size_t bytes_moved = 0;  // bytes read + written by the kernels (throughput accounting)
+  /// A conversion from or to a SWAP layout runs over two views of the bytes (records of
+  /// rows, include/dl/layout.hpp): the records of its steps other than the plan's.
+  std::vector<std::shared_ptr<const Record>> records;
 };
 
 struct MarshalResult {
@@ -275,6 +278,13 @@ class Marshaler {
   struct Impl;
 
  private:
+  /// plan() and enqueue() from or to a SWAP layout: the legs of detail::swap_legs.
+  Plan swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+                 Algorithm algorithm, std::size_t unit) const;
+  MarshalResult enqueue_swap(cl_command_queue queue, cl_mem buffer, std::size_t offset,
+                             const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+                             Algorithm algorithm, std::size_t unit, cl_uint num_wait,
+                             const cl_event* wait, cl_event* done);
   std::unique_ptr<Impl> impl_;
 };
 

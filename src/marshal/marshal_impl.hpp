@@ -44,6 +44,19 @@ std::size_t tile_local_limit(const DeviceLimits& lim);
 Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
                const Layout& from, const Layout& to, Algorithm algorithm, std::size_t unit = 0);
 
+/// One conversion of a conversion from or to a SWAP layout: records `rec` (n of them)
+/// from `from` to `to`, all tiled layouts.
+struct SwapLeg {
+  std::shared_ptr<const Record> rec;
+  std::size_t n = 0;
+  Layout from, to;
+};
+/// The conversions that take n records of `rec` from `from` to `to` when either is a SWAP
+/// layout: out of it (its tiles' slot matrices back, then ASTA(T) to AoS) and into it (the
+/// reverse); empty and `why` when the shape does not allow it.
+std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& from,
+                               const Layout& to, std::string& why);
+
 /// Per-unit slot table of `rec` for a unit of `unit` bytes (a divisor of rec.unit()):
 /// (start << 16) | size per unit, as kernels/dl_index.h reads it.
 std::vector<std::uint32_t> slot_table(const Record& rec, std::size_t unit, bool* uniform);

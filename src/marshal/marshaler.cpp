@@ -69,15 +69,55 @@ std::uint32_t Marshaler::preferred_tile() const {
   return 32;
 }
 
+namespace {
+
+bool is_swap(const Layout& l) {
+  return l.kind == LayoutKind::Swap;
+}
+
+}  // namespace
+
 Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
                      Algorithm algorithm) const {
+  if (is_swap(from) || is_swap(to)) return swap_plan(rec, n, from, to, algorithm, 0);
   Plan p = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm);
   impl_->refine(p, rec, n, algorithm);
   return p;
 }
 
+Plan Marshaler::swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
+                          Algorithm algorithm, std::size_t unit) const {
+  Plan p;
+  std::string why;
+  const std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
+  if (!why.empty()) {
+    p.reason = why;
+    return p;
+  }
+  p.ok = true;
+  for (const detail::SwapLeg& l : legs) {
+    Plan q = detail::make_plan(impl_->lim, impl_->opt, *l.rec, l.n, l.from, l.to, algorithm, unit);
+    impl_->refine(q, *l.rec, l.n, algorithm);
+    if (!q.ok) {
+      p = q;
+      p.reason = from.str() + " -> " + to.str() + ": " + l.from.str() + " -> " + l.to.str() +
+                 " of " + std::to_string(l.n) + " records of " + std::to_string(l.rec->size()) +
+                 " bytes: " + q.reason;
+      p.steps.clear();
+      return p;
+    }
+    p.steps.insert(p.steps.end(), q.steps.begin(), q.steps.end());
+    if (*l.rec != rec && !q.steps.empty()) p.records.push_back(l.rec);
+    p.extra_bytes = std::max(p.extra_bytes, q.extra_bytes);
+    p.bytes_moved += q.bytes_moved;
+  }
+  return p;
+}
+
 cl_int Marshaler::prepare(const Record& rec, const Plan& plan, std::string* log) {
   if (!plan.ok || plan.steps.empty()) return CL_SUCCESS;
+  for (const auto& r : plan.records)
+    if (cl_int err = prepare(*r, log); err != CL_SUCCESS) return err;
   return prepare(rec, log);
 }
 
@@ -293,6 +333,9 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
   MarshalResult r;
   // A buffer offset less aligned than the record's unit moves smaller units: plan for them.
   const std::size_t unit = detail::offset_unit(rec, offset, offset);
+  if (is_swap(from) || is_swap(to))
+    return enqueue_swap(queue, buffer, offset, rec, n, from, to, algorithm, unit, num_wait, wait,
+                        done);
   r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm, unit);
   impl_->refine(r.plan, rec, n, algorithm);
   if (!r.plan.ok) {
@@ -369,6 +412,82 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
     dl::logger().debug("marshal {} records of {} bytes {} -> {}: {}, {} commands", n, rec.size(),
                        from.str(), to.str(), algos, job->ops.size());
   }
+  return r;
+}
+
+MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std::size_t offset,
+                                      const Record& rec, std::size_t n, const Layout& from,
+                                      const Layout& to, Algorithm algorithm, std::size_t unit,
+                                      cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  MarshalResult r;
+  // Every leg planned and its programs built before the first is enqueued: a conversion
+  // refused half way would leave the bytes in neither layout.
+  r.plan = swap_plan(rec, n, from, to, algorithm, unit);
+  std::string log;
+  if (r.plan.ok && (r.status = prepare(rec, r.plan, &log)) != CL_SUCCESS)
+    r.error = "marshaling program failed to build: " + log;
+  else if (!r.plan.ok) {
+    r.status = CL_INVALID_VALUE;
+    r.error = r.plan.reason;
+  }
+  if (r.status != CL_SUCCESS) return r;
+  std::string why;
+  const std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
+  // Each leg after the previous one; the caller's wait list before the first.
+  cl_event last = nullptr;
+  std::size_t ran = 0;
+  for (; ran < legs.size(); ++ran) {
+    const detail::SwapLeg& l = legs[ran];
+    cl_event ev = nullptr;
+    MarshalResult q = enqueue(queue, buffer, offset, *l.rec, l.n, l.from, l.to, algorithm,
+                              last ? 1 : num_wait, last ? &last : wait, &ev);
+    if (q.status != CL_SUCCESS) {
+      r.status = q.status;
+      r.error = l.from.str() + " -> " + l.to.str() + " of " + std::to_string(l.n) +
+                " records: " + q.error;
+      break;
+    }
+    if (last) impl_->api->clReleaseEvent(last);
+    last = ev;
+    r.kernels += q.kernels;
+    if (!r.first)
+      r.first = q.first;
+    else if (q.first)
+      impl_->api->clReleaseEvent(q.first);
+  }
+  if (r.status != CL_SUCCESS && ran > 0) {
+    // Undo the legs that ran, last first, so the bytes are back in `from`.
+    for (std::size_t k = ran; k-- > 0;) {
+      const detail::SwapLeg& l = legs[k];
+      cl_event ev = nullptr;
+      MarshalResult q = enqueue(queue, buffer, offset, *l.rec, l.n, l.to, l.from, algorithm,
+                                last ? 1 : 0, last ? &last : nullptr, &ev);
+      if (q.status != CL_SUCCESS) {
+        r.error += "; undoing it failed too (" + q.error + "): the bytes are in neither layout";
+        break;
+      }
+      if (last) impl_->api->clReleaseEvent(last);
+      last = ev;
+    }
+    if (r.first) impl_->api->clReleaseEvent(r.first);
+    r.first = nullptr;
+  }
+  if (r.status != CL_SUCCESS) {
+    if (last) {
+      impl_->api->clWaitForEvents(1, &last);
+      impl_->api->clReleaseEvent(last);
+    }
+    return r;
+  }
+  if (!last && (done || num_wait)) {
+    // Nothing to move (from == to): the caller's events still order what follows.
+    r.status = impl_->api->clEnqueueMarkerWithWaitList(queue, num_wait, wait, &last);
+    if (r.status != CL_SUCCESS) return r;
+  }
+  if (done)
+    *done = last;
+  else if (last)
+    impl_->api->clReleaseEvent(last);
   return r;
 }
 

@@ -277,6 +277,62 @@ Plan diagonal_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Rec
 
 }  // namespace
 
+std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& from,
+                               const Layout& to, std::string& why) {
+  std::vector<SwapLeg> legs;
+  if (from == to) return legs;
+  const auto self = std::make_shared<const Record>(rec);
+  // The tiles of SWAP(T,B) seen as ASTA(B) of records of D slots of T * z bytes: the
+  // second view, or why there is none.
+  auto view = [&](const Layout& l, std::shared_ptr<const Record>& r2, std::size_t& n2) {
+    try {
+      const SwapShape sh = swap_shape(rec, l);
+      const std::size_t t = l.width(n);
+      if (n % t) {
+        why = l.str() + " needs whole tiles: n = " + std::to_string(n) +
+              " records is not a multiple of " + std::to_string(t);
+        return false;
+      }
+      // The rows' scalars where the record is one field of them, else bytes.
+      Scalar sc = Scalar::UChar;
+      if (rec.fields().size() == 1 && rec.fields()[0].vector_width == 1 &&
+          sh.z % scalar_size(rec.fields()[0].type) == 0)
+        sc = rec.fields()[0].type;
+      const std::size_t block = t * sh.z / scalar_size(sc);
+      if (block > 0xffffffffu || sh.d > 0xffffffffu) {
+        why = l.str() + ": rows of " + std::to_string(t * sh.z) + " bytes";
+        return false;
+      }
+      r2 = std::make_shared<const Record>(
+          Record::blocks(rec.name() + "_swap" + std::to_string(sh.b), sc,
+                         static_cast<unsigned>(sh.d), static_cast<unsigned>(block)));
+      n2 = n / t * sh.b;
+      return true;
+    } catch (const LayoutError& e) {
+      why = e.what();
+      return false;
+    }
+  };
+  auto asta = [&](const Layout& l) { return Layout::asta(static_cast<std::uint32_t>(l.width(n))); };
+  std::shared_ptr<const Record> r2;
+  std::size_t n2 = 0;
+  if (from.kind == LayoutKind::Swap) {
+    if (!view(from, r2, n2)) return {};
+    legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
+    legs.push_back({self, n, asta(from), Layout::aos()});
+  } else if (from != Layout::aos()) {
+    legs.push_back({self, n, from, Layout::aos()});
+  }
+  if (to.kind == LayoutKind::Swap) {
+    if (!view(to, r2, n2)) return {};
+    legs.push_back({self, n, Layout::aos(), asta(to)});
+    legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
+  } else if (to != Layout::aos()) {
+    legs.push_back({self, n, Layout::aos(), to});
+  }
+  return legs;
+}
+
 Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record& rec, std::size_t n,
                const Layout& from_in, const Layout& to_in, Algorithm algorithm, std::size_t unit) {
   Plan p;
@@ -287,6 +343,11 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
   if ((from_in.kind == LayoutKind::ASTA && from_in.tile == 0) ||
       (to_in.kind == LayoutKind::ASTA && to_in.tile == 0)) {
     p.reason = "ASTA tile width 0";
+    return p;
+  }
+  if (from_in.kind == LayoutKind::Swap || to_in.kind == LayoutKind::Swap) {
+    // Two conversions of two records (Marshaler::plan and enqueue compose them).
+    p.reason = "a SWAP layout converts in place only, through Marshaler::enqueue";
     return p;
   }
   if (rec.size() / rec.unit() >= 65536) {

@@ -119,6 +119,92 @@ TEST(MarshalRows, EveryPairEveryAlgorithm) {
   RecordProperty("runs", static_cast<int>(runs));
 }
 
+// SWAP(T, B), a swap of two dimensions that are not neighbours: two conversions of two
+// views of the bytes. Every pair with AoS, DA, ASTA and another SWAP, odd and non-square
+// extents, rows of one scalar and of several, A = 1 (one tile) and more; the device
+// against dl::convert and back, bit for bit.
+TEST(MarshalSwap, EveryPairAgainstTheOracle) {
+  REQUIRE_CL();
+  auto& m = *ClEnv::get().marshaler;
+  struct Shape {
+    Scalar type;
+    unsigned a, t, b, d, c;
+  };
+  const Shape shapes[] = {{Scalar::Float, 1, 5, 7, 3, 1},  {Scalar::Int, 2, 3, 4, 5, 2},
+                          {Scalar::Char, 3, 7, 2, 9, 3},   {Scalar::Double, 1, 16, 3, 16, 1},
+                          {Scalar::Short, 4, 6, 5, 1, 4},  {Scalar::Float, 2, 33, 2, 31, 1},
+                          {Scalar::UChar, 1, 64, 1, 64, 1}};
+  std::uint32_t seed = 777;
+  std::size_t runs = 0;
+  for (const Shape& sh : shapes) {
+    const dl::Record rec = dl::Record::blocks("rows", sh.type, sh.b * sh.d, sh.c);
+    const std::size_t n = std::size_t{sh.a} * sh.t;
+    const Layout swap = Layout::swap(sh.t, sh.b);
+    const std::vector<Layout> others = {Layout::aos(), Layout::da(), Layout::asta(sh.t),
+                                        Layout::swap(sh.t, sh.d), Layout::swap(1, sh.b)};
+    for (const Layout& o : others) {
+      // (A map equal to SWAP for this shape, D = 1 or B = 1, moves nothing: not a test.)
+      const auto in = dltest::random_bytes(n * rec.size(), 5);
+      std::vector<unsigned char> moved(in.size());
+      dl::convert(rec, n, o, in.data(), swap, moved.data());
+      if (moved == in) continue;
+      for (Algorithm alg : {Algorithm::Auto, Algorithm::OutOfPlace, Algorithm::Pttwac}) {
+        if (!m.plan(rec, n, o, swap, alg).ok) continue;
+        dltest::check_pair(m, rec, n, o, swap, alg, seed++);
+        ++runs;
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(runs, 40u);
+  RecordProperty("runs", static_cast<int>(runs));
+}
+
+// What a SWAP conversion cannot take is refused before anything is enqueued: partial
+// tiles, a split that does not divide the rows, a second view over the slot table's limit, a
+// leg the forced algorithm refuses; the buffer keeps its bytes.
+TEST(MarshalSwap, RefusesBeforeWriting) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  struct Case {
+    dl::Record rec;
+    std::size_t n;
+    Layout to;
+    Algorithm a;
+    const char* want;
+  };
+  const Case cases[] = {
+      {dl::Record::blocks("r", Scalar::Float, 6, 1), 10, Layout::swap(4, 2), Algorithm::Auto,
+       "needs whole tiles"},
+      {dl::Record::blocks("r", Scalar::Float, 6, 1), 8, Layout::swap(4, 4), Algorithm::Auto,
+       "does not divide"},
+      {dl::Record::blocks("r", Scalar::Float, 512, 1), 1024, Layout::swap(1024, 2), Algorithm::Auto,
+       "larger than the slot table"},
+      {dl::Record::blocks("r", Scalar::Float, 6, 1), 8, Layout::swap(4, 2), Algorithm::Segmented,
+       "segmented converts between DA and ASTA(T) only"},
+  };
+  for (const Case& c : cases) {
+    const dl::Plan p = m.plan(c.rec, c.n, Layout::aos(), c.to, c.a);
+    EXPECT_FALSE(p.ok) << c.to.str();
+    EXPECT_NE(p.reason.find(c.want), std::string::npos) << c.to.str() << ": " << p.reason;
+    auto in = dltest::random_bytes(c.n * c.rec.size(), 11);
+    dltest::DeviceBuffer buf(in.size());
+    buf.write(in);
+    auto r = m.enqueue(env.queue, buf.mem, 0, c.rec, c.n, Layout::aos(), c.to, c.a);
+    EXPECT_NE(r.status, CL_SUCCESS) << c.to.str();
+    EXPECT_EQ(r.kernels, 0u);
+    clFinish(env.queue);
+    EXPECT_TRUE(buf.read() == in) << c.to.str();
+  }
+  // The out-of-place copies do not take SWAP.
+  const dl::Record rec = dl::Record::blocks("r", Scalar::Float, 6, 1);
+  dltest::DeviceBuffer a(8 * rec.size()), b(8 * rec.size());
+  auto r = m.enqueue_copy(env.queue, a.mem, 0, b.mem, 0, rec, 8, Layout::aos(), Layout::swap(4, 2));
+  EXPECT_NE(r.status, CL_SUCCESS);
+  EXPECT_NE(r.error.find("in place only"), std::string::npos) << r.error;
+}
+
 // Square tiles through blocks much smaller than a tile (a 1 KiB local budget): pairs of
 // blocks across the diagonal, partial blocks at the edges, several tiles, DA (T = n),
 // slots of one unit and of several; both directions, against dl::convert.
