@@ -249,7 +249,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       return {};
     }
     nd.to = b.target;
-    if (!nd.to.tiled() &&
+    if (!nd.to.tiled() && nd.to.kind != LayoutKind::Swap &&
         !(nd.rec->fields().size() == 1 && nd.rec->fields()[0].vector_width == 1 &&
           static_cast<std::int64_t>(nd.rec->fields()[0].count) == dims.back() &&
           nd.rec->size() == nd.rec->fields()[0].count * nd.rec->fields()[0].elem_size)) {
@@ -259,7 +259,16 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
           b.name, nd.to.str(), dims.back(), nd.rec->describe());
       return {};
     }
-    if (b.tile) {
+    if (b.distant()) {
+      // A swap of two dimensions that are not neighbours: SWAP(d1, B) of this launch.
+      std::string err;
+      const auto to = distant_swap(b, dims, &err);
+      if (!to) {
+        why = fmt::format("argument {}: {}", b.name, err);
+        return {};
+      }
+      nd.to = *to;
+    } else if (b.tile) {
       // `-> ASTA(E)`: the tile width of this launch.
       std::string err;
       const auto t = b.tile->eval(env, &err);

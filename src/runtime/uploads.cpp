@@ -351,7 +351,10 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
   std::unique_lock<std::mutex> lock(rt.mutex);
   rt.enter(lock);
   BufferState* b = rt.buffer(m);
-  if (!b || b->layout.kind == LayoutKind::AoS || !b->n || size > b->size) return std::nullopt;
+  // (A SWAP layout is two conversions of two records: not converted chunk by chunk.)
+  if (!b || b->layout.kind == LayoutKind::AoS || b->layout.kind == LayoutKind::Swap || !b->n ||
+      size > b->size)
+    return std::nullopt;
   // Into DA and the diagonal layouts through staging buffers; into ASTA in place.
   const bool staged = b->layout.kind == LayoutKind::DA || !b->layout.tiled();
   const QueueInfo qi = rt.queue(q);
