@@ -932,9 +932,29 @@ class Analyzer {
                      slot_at(*bp, flat_record_bytes(*bp, z), record_text(rec, *bp),
                              std::to_string(c * z), std::to_string(z)));
         });
-      } else if (auto r = !b.c.empty() && idx.terms.size() == 1 && !idx.terms[0].ptr
-                              ? match_rows(idx.terms[0].e, b)
-                              : std::nullopt) {
+      } else if (auto sw = !b.swap_b.empty() && idx.terms.size() == 1 && !idx.terms[0].ptr
+                               ? match_swap(idx.terms[0].e, b)
+                               : std::nullopt) {
+        // A swap of distant dimensions addressed ((e*B + b)*D + j)*C + x: record, row
+        // b*D + j and scalar by compares, or none where proven inside (dl_swap_in);
+        // dl_flat_swap where the compares fail.
+        stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
+        const bool inside = swap_inside(*sw, b, lv);
+        const std::string fn = inside ? (bp->da ? cg_.swap_in_da() : cg_.swap_in())
+                                      : (bp->da ? cg_.swap_da() : cg_.swap_at());
+        res_.needs.insert(fn);
+        sp_replace(lv, [this, lv, bp, sw, idx, z, type, inside, fn] {
+          if (bp->keep_aos) return sp_.inner_text(lv);
+          std::string args = (bp->da ? bp->n : bp->w + ", " + bp->n) + ", " + bp->swap_b + ", " +
+                             bp->swap_d + ", " + bp->c + ", " + std::to_string(z) + ", ";
+          args += swap_text(*sw, !inside);
+          if (!inside) args += ", " + index_text(idx, *bp);
+          return ref(*bp, type, fn + "(" + args + ")");
+        });
+      } else if (auto r =
+                     b.swap_b.empty() && !b.c.empty() && idx.terms.size() == 1 && !idx.terms[0].ptr
+                         ? match_rows(idx.terms[0].e, b)
+                         : std::nullopt) {
         // A swap of rows addressed (e*S + j)*C + x: record, row and scalar by compares.
         stat(b, lv, classify(lv, idx, Pattern::UnitStride, nullptr, true), write, false, rmw);
         // Proven inside its row: record, row and scalar directly (dl_rows_in); otherwise
@@ -959,7 +979,11 @@ class Analyzer {
             idx.terms.size() != 1 || idx.terms[0].ptr
                 ? "through a pointer derived or moved by other than whole records"
                 : "an index not of the form S*e + c";
-        if (!b.c.empty()) {
+        if (!b.swap_b.empty()) {
+          res_.needs.insert(cg_.flat_swap());
+          b.stats.back().division =
+              "a swap of distant dimensions: record, row and scalar by three divisions";
+        } else if (!b.c.empty()) {
           res_.needs.insert(cg_.flat_rows());
           b.stats.back().division = "a swap of rows: record, row and scalar by two divisions";
         }
@@ -967,6 +991,11 @@ class Analyzer {
         sp_replace(lv, [this, lv, bp, idx, z, type] {
           if (bp->keep_aos) return sp_.inner_text(lv);
           if (bp->diag) return ref(*bp, type, diag_flat(*bp, z, index_text(idx, *bp)));
+          if (!bp->swap_b.empty())
+            return ref(*bp, type,
+                       cg_.flat_swap() + "(" + bp->w + ", " + bp->n + ", " + bp->swap_b + ", " +
+                           bp->swap_d + ", " + bp->c + ", " + std::to_string(z) + ", " +
+                           index_text(idx, *bp) + ")");
           return ref(*bp, type,
                      cg_.flat_element(bp->w, bp->n, bp->s, bp->c, z, index_text(idx, *bp)));
         });
@@ -1133,6 +1162,103 @@ class Analyzer {
       }
     }
     return std::nullopt;
+  }
+
+  /// An index of a swap of distant dimensions read as ((E*B + Bi)*D + J)*C + X, in any of
+  /// the forms that sum to it, as match_rows reads rows: C, D and each dimension of B
+  /// uniform factors (those written as the annotation's dimensions first; no C where d2
+  /// is the fastest), E not empty. B of several dimensions is matched level by level,
+  /// Bi = (b1*f2 + b2)*f3 + b3 ... and B2 = f1*f2*f3 ... . dl_swap_at checks B2, D and C
+  /// and the ranges at run time: a wrong guess costs speed, never bytes.
+  struct SwapIndex {
+    std::vector<const Expr*> bf;           // the factors of B's levels, outer first
+    std::vector<std::vector<Summand>> bt;  // the terms of each level
+    const Expr* d2 = nullptr;
+    const Expr* c2 = nullptr;  // null: C = 1
+    std::vector<Summand> e, j, x;
+  };
+  /// `e, b, j, x` of `r` in generated code, after `b2, d2, c2` with `factors`.
+  std::string swap_text(const SwapIndex& r, bool factors) {
+    std::string t;
+    if (factors) {
+      std::string b2;
+      for (const Expr* f : r.bf) b2 += (b2.empty() ? "" : " * ") + sum_text({{f, false}});
+      t = b2 + ", " + sum_text({{r.d2, false}}) + ", " +
+          (r.c2 ? sum_text({{r.c2, false}}) : std::string("1")) + ", ";
+    }
+    // Bi level by level: none of the outer levels' terms leaves the inner ones alone.
+    std::string b = sum_text(r.bt[0]);
+    bool sum = r.bt[0].size() > 1;
+    for (std::size_t k = 1; k < r.bf.size(); ++k) {
+      if (b == "0") {
+        b = sum_text(r.bt[k]);
+        sum = r.bt[k].size() > 1;
+        continue;
+      }
+      b = (sum ? "(" + b + ")" : b) + " * " + sum_text({{r.bf[k], false}}) +
+          (r.bt[k].empty() ? "" : " + " + sum_text(r.bt[k]));
+      sum = !r.bt[k].empty();
+    }
+    return t + sum_text(r.e) + ", " + b + ", " + sum_text(r.j) + ", " + sum_text(r.x);
+  }
+  /// Splits `q` by the factors of B's levels [0, level), innermost first, the rest E.
+  bool split_between(const std::vector<Summand>& q, const Binding& bd, std::size_t level,
+                     SwapIndex& r, int& budget) {
+    if (level == 0) {
+      r.e = q;
+      return !r.e.empty();
+    }
+    for (const Expr* f : factors(q, bd.b_dims[level - 1])) {
+      if (--budget < 0) return false;
+      std::vector<Summand> with, rest;
+      split_by(q, f, with, rest);
+      r.bf[level - 1] = f;
+      r.bt[level - 1] = rest;
+      if (split_between(with, bd, level - 1, r, budget)) return true;
+    }
+    return false;
+  }
+  std::optional<SwapIndex> match_swap(const Expr* index, const Binding& bd) {
+    if (index->HasSideEffects(ctx_) || bd.b_dims.empty()) return std::nullopt;
+    std::vector<Summand> top;
+    summands(index, false, top);
+    const std::vector<const Expr*> cs =
+        bd.c_one ? std::vector<const Expr*>{nullptr} : factors(top, bd.c_dim);
+    int budget = 256;  // factor choices tried, at most
+    for (const Expr* c2 : cs) {
+      SwapIndex r;
+      r.c2 = c2;
+      r.bf.resize(bd.b_dims.size());
+      r.bt.resize(bd.b_dims.size());
+      std::vector<Summand> q1;
+      if (c2)
+        split_by(top, c2, q1, r.x);
+      else
+        q1 = top;
+      for (const Expr* d2 : factors(q1, bd.d_dim)) {
+        r.d2 = d2;
+        r.j.clear();
+        std::vector<Summand> q2;
+        split_by(q1, d2, q2, r.j);
+        if (split_between(q2, bd, bd.b_dims.size(), r, budget)) return r;
+        if (budget < 0) return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  /// Whether the swap index `r` of binding `bd` at `at` is known to address record e, row
+  /// b*D + j, scalar x: its factors are the parameters the annotation's dimensions name
+  /// (no C where d2 is the fastest) and each level of b, j and x lie below them
+  /// (below_param).
+  bool swap_inside(const SwapIndex& r, const Binding& bd, const Stmt* at) {
+    for (std::size_t k = 0; k < r.bf.size(); ++k) {
+      const VarDecl* b = dim_param(bd.b_dims[k]);
+      if (!reads(r.bf[k], b) || !below_param(r.bt[k], at, b)) return false;
+    }
+    const VarDecl* d = dim_param(bd.d_dim);
+    const VarDecl* c = bd.c_one ? nullptr : dim_param(bd.c_dim);
+    return reads(r.d2, d) && below_param(r.j, at, d) &&
+           (bd.c_one ? r.x.empty() : reads(r.c2, c) && below_param(r.x, at, c));
   }
 
   /// The kernel parameter that annotation dimension `dim` names (the dimension is that one

@@ -66,6 +66,14 @@ struct Binding {
   /// The annotation's texts of those two (spaces removed; c_dim empty where the rows are
   /// several dimensions): which factors of an index to read as them (dl_rows_at).
   std::string s_dim, c_dim;
+  /// A swap of two dimensions that are not neighbours ([A][d1][B][d2][C],
+  /// BufferAnnotation::distant): B and D (= d2) in generated code, the rows of a record
+  /// read as a B x D matrix (s = B * D, c = C); else empty. b_dims the texts of the
+  /// dimensions of B, d_dim D's, c_dim C's where C is one dimension; c_one where there is
+  /// no dimension after d2 (C = 1: an index has no scalar term).
+  std::string swap_b, swap_d, d_dim;
+  std::vector<std::string> b_dims;
+  bool c_one = false;
   Record rec;
   bool natural = true;     // slots naturally aligned
   std::string base, w, n;  // their texts in generated code

@@ -348,7 +348,9 @@ class Consumer : public ASTConsumer {
       if (tile && tile->is_constant()) {
         const auto v = static_cast<std::uint32_t>(*tile->eval({}));
         written = b.target.tiled() ? Layout::asta(v)
-                                   : Layout::diag(v, b.target.kind == LayoutKind::DiagMain);
+                  : b.target.kind == LayoutKind::Swap
+                      ? Layout::swap(v, 0)
+                      : Layout::diag(v, b.target.kind == LayoutKind::DiagMain);
         tile.reset();
       }
       c.tile = opts_.force_layout ? std::nullopt : tile;
@@ -357,11 +359,12 @@ class Consumer : public ASTConsumer {
         return fail("'" + b.name +
                     "': --layout cannot replace a swap of dimensions (its target is the order "
                     "of the dimensions)");
-      if (!b.target.tiled() && opts_.force_layout)
+      if (!b.target.tiled() && b.target.kind != LayoutKind::Swap && opts_.force_layout)
         return fail("'" + b.name +
                     "': --layout cannot replace a diagonal target (its rows are the annotation's "
                     "dimensions)");
-      if (!b.target.tiled() && !(is_leaf_type(pointee) && !pointee->isVectorType()))
+      if (!b.target.tiled() && b.target.kind != LayoutKind::Swap &&
+          !(is_leaf_type(pointee) && !pointee->isVectorType()))
         return fail("'" + b.name + "' points to '" + pointee.getUnqualifiedType().getAsString() +
                     "': a diagonal layout applies to arrays of scalars (" + b.name +
                     ":float[ny][nx] -> DIAG)");
@@ -413,7 +416,21 @@ class Consumer : public ASTConsumer {
         if (dynamic) {
           recname = scalar_name(sc);
           bd.s = "dl_s_" + b.name;
-          if (c.rows()) {
+          if (c.distant()) {
+            // Records of B x D rows of C scalars ([A][d1][B][d2][C]): B, D and C in
+            // generated code, the annotation's texts of B's dimensions, of D, and of C
+            // where it is one dimension (C = 1 where d2 is the fastest).
+            bd.c = "dl_c_" + b.name;
+            bd.swap_b = "dl_b_" + b.name;
+            bd.swap_d = "dl_d_" + b.name;
+            const auto p = static_cast<std::size_t>(c.swap),
+                       q = static_cast<std::size_t>(c.swap_with);
+            for (std::size_t d = p + 1; d < q; ++d)
+              bd.b_dims.push_back(without_spaces(dims[d].text()));
+            bd.d_dim = without_spaces(dims[q].text());
+            if (q + 2 == dims.size()) bd.c_dim = without_spaces(dims[q + 1].text());
+            bd.c_one = q + 1 == dims.size();
+          } else if (c.rows()) {
             bd.c = "dl_c_" + b.name;
             const auto first = static_cast<std::size_t>(c.swap) + 1;
             bd.s_dim = without_spaces(dims[first].text());
@@ -445,7 +462,8 @@ class Consumer : public ASTConsumer {
       Layout target = opts_.force_layout ? *opts_.force_layout : written;
       c.target = target;
       c.record = bd.rec.name();
-      c.marshaler = (!target.tiled()                 ? "AOS2DIAG_"
+      c.marshaler = (target.kind == LayoutKind::Swap ? "AOS2SWAP_"
+                     : !target.tiled()               ? "AOS2DIAG_"
                      : target.kind == LayoutKind::DA ? "AOS2DA_"
                                                      : "AOS2ASTA_") +
                     (bd.flat && !bd.flat_count ? "flat_" + c.record : bd.rec.name());
@@ -1162,9 +1180,23 @@ class Consumer : public ASTConsumer {
       for (std::size_t d = 0; d < dims; ++d)
         n += (d ? " * " : "") + c.dims[d].to_cl(whole_param(whole));
       s += "\n  const dl_off " + b.n + " = (dl_off)(" + n + ");";
-      if (b.flat && !b.flat_count)
+      if (c.distant()) {
+        // A swap of distant dimensions, [A][d1][B][d2][C]: records of S = B * D rows
+        // (D = d2) of C scalars, the rows of a tile stored as the D x B transpose.
+        const auto p = static_cast<std::size_t>(c.swap), q = static_cast<std::size_t>(c.swap_with);
+        auto product = [&c](std::size_t from, std::size_t to) {
+          std::string t;
+          for (std::size_t d = from; d < to; ++d)
+            t += (d > from ? " * " : "") + ("(" + c.dims[d].to_cl() + ")");
+          return t.empty() ? std::string("1") : t;
+        };
+        s += "\n  const dl_off " + b.swap_b + " = (dl_off)(" + product(p + 1, q) + ");";
+        s += "\n  const dl_off " + b.swap_d + " = (dl_off)(" + product(q, q + 1) + ");";
+        s += "\n  const dl_off " + b.s + " = " + b.swap_b + " * " + b.swap_d + ";";
+        s += "\n  const dl_off " + b.c + " = (dl_off)(" + product(q + 1, c.dims.size()) + ");";
+      } else if (b.flat && !b.flat_count)
         s += "\n  const dl_off " + b.s + " = (dl_off)(" + c.dims[dims].to_cl() + ");";
-      if (!b.c.empty()) {
+      if (!b.c.empty() && !c.distant()) {
         std::string row;
         for (std::size_t d = dims + 1; d < c.dims.size(); ++d)
           row += (d > dims + 1 ? " * " : "") + ("(" + c.dims[d].to_cl() + ")");
@@ -1404,8 +1436,12 @@ class Consumer : public ASTConsumer {
       std::string t;
       if (!preamble) t += Codegen::preamble(), preamble = true;
       std::set<std::string> want = b.needs;
-      for (const auto& item : cg_.items())
-        if (want.count(item.key)) want.insert(item.deps.begin(), item.deps.end());
+      // Every dependency, of dependencies too (an item may need one registered before it).
+      for (std::size_t size = 0; size != want.size();) {
+        size = want.size();
+        for (const auto& item : cg_.items())
+          if (want.count(item.key)) want.insert(item.deps.begin(), item.deps.end());
+      }
       for (const auto& item : cg_.items())  // items come after their dependencies
         if (want.count(item.key) && done.insert(item.key).second) t += item.text;
       if (!t.empty()) edits.push_back({b.at, b.at, "#ifdef DL_ASTA_T\n" + t + "#endif\n", -1});
@@ -1427,11 +1463,13 @@ class Consumer : public ASTConsumer {
   }
 
   /// Dimensions from `from` on, multiplied, as written (for the report).
-  static std::string join_dims(const BufferAnnotation& c, std::size_t from) {
+  static std::string join_dims(const BufferAnnotation& c, std::size_t from,
+                               std::size_t to = static_cast<std::size_t>(-1)) {
     std::string t;
-    for (std::size_t d = from; d < c.dims.size(); ++d) {
+    to = std::min(to, c.dims.size());
+    for (std::size_t d = from; d < to; ++d) {
       const std::string& x = c.dims[d].text();
-      const bool wrap = c.dims.size() - from > 1 && x.find_first_of("+-*/% ") != std::string::npos;
+      const bool wrap = to - from > 1 && x.find_first_of("+-*/% ") != std::string::npos;
       t += (d > from ? " * " : "") + (wrap ? "(" + x + ")" : x);
     }
     return t;
@@ -1445,8 +1483,14 @@ class Consumer : public ASTConsumer {
       ArgReport a;
       a.name = b.name;
       const std::size_t dims = record_dims(b, c);
-      a.record = !b.c.empty() ? c.dims[dims].text() + " rows of " + join_dims(c, dims + 1) + " x " +
-                                    c.record + " (at each launch)"
+      a.record = c.distant()
+                     ? join_dims(c, dims, static_cast<std::size_t>(c.swap_with) + 1) + " rows of " +
+                           (static_cast<std::size_t>(c.swap_with) + 1 < c.dims.size()
+                                ? join_dims(c, static_cast<std::size_t>(c.swap_with) + 1)
+                                : std::string("1")) +
+                           " x " + c.record + " (at each launch)"
+                 : !b.c.empty() ? c.dims[dims].text() + " rows of " + join_dims(c, dims + 1) +
+                                      " x " + c.record + " (at each launch)"
                  : b.flat && !b.flat_count
                      ? c.dims.back().text() + " x " + c.record + " (S at each launch)"
                      : b.rec.describe();
@@ -1494,8 +1538,13 @@ class Consumer : public ASTConsumer {
       else
         a.pattern = "no accesses";
       const Layout& t = c.target;
-      a.layout = !t.tiled() ? t.str().substr(0, t.str().find('(')) + " (planes of " +
-                                  (c.tile ? c.tile->text() : std::to_string(t.tile)) + " rows)"
+      a.layout = t.kind == LayoutKind::Swap
+                     ? "SWAP(" + (c.tile ? c.tile->text() : std::to_string(t.tile)) + ", " +
+                           join_dims(c, static_cast<std::size_t>(c.swap) + 1,
+                                     static_cast<std::size_t>(c.swap_with)) +
+                           ")"
+                 : !t.tiled() ? t.str().substr(0, t.str().find('(')) + " (planes of " +
+                                    (c.tile ? c.tile->text() : std::to_string(t.tile)) + " rows)"
                  : t.kind == LayoutKind::DA  ? "DA"
                  : t.kind == LayoutKind::AoS ? "AoS"
                  : c.tile                    ? "ASTA(" + c.tile->text() + ")"
@@ -1506,6 +1555,8 @@ class Consumer : public ASTConsumer {
         a.reason = "forced by --layout";
       else if (t.kind == LayoutKind::DA)
         a.reason = "the annotation asks for DA";
+      else if (t.kind == LayoutKind::Swap)
+        a.reason = "the annotation swaps two dimensions that are not neighbours";
       else if (!t.tiled())
         a.reason = "the annotation asks for its planes diagonalized";
       else if (t.kind == LayoutKind::ASTA && (t.tile || c.tile))

@@ -279,6 +279,93 @@ std::string Codegen::rows_da() {
   return name;
 }
 
+std::string Codegen::swap_in() {
+  const std::string name = "dl_swap_in";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Record e, row b d + j, scalar x of a swap of two dimensions that are not\n"
+         "   neighbours: records of bb x d rows of c scalars of z bytes, tiles of w records\n"
+         "   whose rows are stored transposed (row j bb + b), where b < bb, j < d and x < c\n"
+         "   are known. Records e >= n keep their AoS address. */\n"
+         "static inline ulong dl_swap_in(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off c,\n"
+         "                               dl_off z, dl_off e, dl_off b, dl_off j, dl_off x) {\n"
+         "  const dl_off k = e < n ? j * bb + b : b * d + j;\n"
+         "  return dl_tiled(w, n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
+         "}\n",
+         {}});
+  return name;
+}
+
+std::string Codegen::swap_in_da() {
+  const std::string name = "dl_swap_in_da";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* dl_swap_in for one tile of all n records (DA): (((j bb + b) n + e) c + x) z. */\n"
+         "static inline ulong dl_swap_in_da(dl_off n, dl_off bb, dl_off d, dl_off c, dl_off z,\n"
+         "                                  dl_off e, dl_off b, dl_off j, dl_off x) {\n"
+         "  const dl_off k = e < n ? j * bb + b : b * d + j;\n"
+         "  return dl_da(n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
+         "}\n",
+         {}});
+  return name;
+}
+
+std::string Codegen::flat_swap() {
+  const std::string name = "dl_flat_swap";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Element x of a flat array whose records are bb x d rows of c scalars of z bytes\n"
+         "   (a swap of two dimensions that are not neighbours): record x / (bb d c), row q\n"
+         "   = b d + j and scalar in it (three divisions). */\n"
+         "static inline ulong dl_flat_swap(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off c,\n"
+         "                                 dl_off z, dl_off x) {\n"
+         "  const dl_off l = bb * d * c, i = x / l, r = x - i * l, q = r / c, b = q / d;\n"
+         "  return dl_swap_in(w, n, bb, d, c, z, i, b, q - b * d, r - q * c);\n"
+         "}\n",
+         {swap_in()}});
+  return name;
+}
+
+std::string Codegen::swap_at() {
+  const std::string name = "dl_swap_at";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* Element f = ((e*b2 + b)*d2 + j)*c2 + x of a swap of two dimensions that are not\n"
+         "   neighbours: where the kernel's own b2, d2 and c2 are the record's and b, j, x lie\n"
+         "   inside them (compares), record e, row b d + j, scalar x; otherwise through\n"
+         "   dl_flat_swap of f as the kernel computes it. */\n"
+         "static inline ulong dl_swap_at(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off c,\n"
+         "                               dl_off z, dl_off b2, dl_off d2, dl_off c2, dl_off e,\n"
+         "                               dl_off b, dl_off j, dl_off x, dl_off f) {\n"
+         "  if (b2 == bb && d2 == d && c2 == c && b < bb && j < d && x < c)\n"
+         "    return dl_swap_in(w, n, bb, d, c, z, e, b, j, x);\n"
+         "  return dl_flat_swap(w, n, bb, d, c, z, f);\n"
+         "}\n",
+         {flat_swap(), swap_in()}});
+  return name;
+}
+
+std::string Codegen::swap_da() {
+  const std::string name = "dl_swap_da";
+  if (!find(name))
+    items_.push_back(
+        {name,
+         "/* dl_swap_at for one tile of all n records (DA): no division by the tile width. */\n"
+         "static inline ulong dl_swap_da(dl_off n, dl_off bb, dl_off d, dl_off c, dl_off z,\n"
+         "                               dl_off b2, dl_off d2, dl_off c2, dl_off e, dl_off b,\n"
+         "                               dl_off j, dl_off x, dl_off f) {\n"
+         "  if (b2 == bb && d2 == d && c2 == c && b < bb && j < d && x < c)\n"
+         "    return dl_swap_in_da(n, bb, d, c, z, e, b, j, x);\n"
+         "  return dl_flat_swap(n, n, bb, d, c, z, f);\n"
+         "}\n",
+         {flat_swap(), swap_in_da()}});
+  return name;
+}
+
 std::string Codegen::flat_element(const std::string& w, const std::string& n, const std::string& s,
                                   const std::string& c, std::size_t z, const std::string& x) {
   const std::string zs = std::to_string(z);

@@ -47,6 +47,16 @@ class Codegen {
   /// and x < c are known (no compare); the in-row halves of dl_rows_at and dl_rows_da.
   std::string rows_in();
   std::string rows_in_da();
+  /// A swap of two dimensions that are not neighbours ([A][d1][B][d2][C], records of
+  /// B x D rows of C scalars, each tile's rows transposed): dl_swap_in / dl_swap_in_da,
+  /// record e, row b*D + j, scalar x where b, j and x are known inside (no compare);
+  /// dl_flat_swap, element x by three divisions; dl_swap_at / dl_swap_da, element
+  /// ((e*b2 + b)*d2 + j)*c2 + x by compares, dl_flat_swap where they fail.
+  std::string swap_in();
+  std::string swap_in_da();
+  std::string flat_swap();
+  std::string swap_at();
+  std::string swap_da();
   /// The byte offset of element `x` of flat binding `b` (scalars of z bytes): dl_flat, or
   /// dl_flat_rows for a swap of rows (registered as needed).
   std::string flat_element(const std::string& w, const std::string& n, const std::string& s,

@@ -300,6 +300,12 @@ void run_test(const TestLine& t, const dl::SourceAnnotations& ann,
                        ? dl::Layout::asta(width)
                        : dl::Layout::diag(width, b->target.kind == dl::LayoutKind::DiagMain);
       }
+      if (b->distant()) {  // a swap of distant dimensions: SWAP(d1, B) of this launch
+        std::string why;
+        const auto l = dl::distant_swap(*b, dims, &why);
+        ASSERT_TRUE(l.has_value()) << "swap of " << params[a] << ": " << why;
+        d.target = *l;
+      }
       const std::size_t held = args[a].value.empty() ? d.n : std::stoul(args[a].value);
       ASSERT_GE(held, d.n) << "buffer " << params[a] << " smaller than its annotation";
       d.bytes.resize(held * d.rec->size());
