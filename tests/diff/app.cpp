@@ -170,6 +170,7 @@ dl_diff::Case warm_up() {
           launch(Form::UpdTK, std::min(n, most), len, len + 1);
           // Two dimensions swapped: one plane of t records of len rows of 2 floats.
           launch(Form::SwapK, 1, len, std::max(std::min(n, most / 2), 1), 2);
+          launch(Form::SwapD, 1, len, std::max(std::min(n, most / 2), 1), 2);
           // Planes diagonalized: one plane of up to n rows, and planes of 3 rows.
           launch(Form::DiagK, 1, len, std::min(n, most));
           launch(Form::DiagMK, std::max(std::min(n, most) / 3, 1), len, 3);

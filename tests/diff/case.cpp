@@ -27,6 +27,7 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::UpdK) return i.flat ? "fupdk" : "";
   if (f == Form::UpdTK) return i.flat ? "fupdtk" : "";
   if (f == Form::SwapK) return i.flat ? "fswapk" : "";
+  if (f == Form::SwapD) return i.flat ? "fswapd" : "";
   if (f == Form::DiagK) return i.flat ? "fdiagk" : "";
   if (f == Form::DiagMK) return i.flat ? "fdiagmk" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
@@ -77,7 +78,8 @@ const char* form_text(Form f) {
                             "g[m][t][K] -> DIAG, arguments",
                             "g[m][t][K] -> DIAG_MAIN, arguments",
                             "gather: x[idx], bytes",
-                            "map: x[scramble], bytes, s an argument"};
+                            "map: x[scramble], bytes, s an argument",
+                            "g[m][t][K][J] -> [m][J][K][t], arguments"};
   return t[static_cast<int>(f)];
 }
 
@@ -202,6 +204,7 @@ std::string launch_text(const Op& op) {
       s << ", n=" << op.n << ", K=" << op.len << ", t=" << op.tile << ", k=" << op.k;
       break;
     case Form::SwapK:
+    case Form::SwapD:
       s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row
         << ", k=" << op.k;
       break;

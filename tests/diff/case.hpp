@@ -44,7 +44,9 @@ const ShapeInfo& info(Shape s);
 /// that every index is inside it) into a uint buffer: DL reads a gathered copy of x. Map
 /// reads x[scramble(i, s)] of a byte buffer x (`map: x[scramble]`, a permutation of the
 /// first 256 bytes, s an argument) into a uint buffer: DL reads the copy its map kernel
-/// makes, where i is below x's bytes (m may pass them).
+/// makes, where i is below x's bytes (m may pass them). SwapD is SwapK with t and J
+/// exchanged (`g[m][t][K][J] -> [m][J][K][t]`, two dimensions that are not neighbours:
+/// SWAP(t, K) of m·t records of K·J rows of one float).
 enum class Form : std::uint8_t {
   Upd,
   UpdDA,
@@ -66,7 +68,8 @@ enum class Form : std::uint8_t {
   DiagK,
   DiagMK,
   Gather,
-  Map
+  Map,
+  SwapD
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);
@@ -125,12 +128,12 @@ struct Op {
   Prog prog = Prog::Main;
   int n = 0, cap = 0, k = 0;  // Dims: n is d.count (as a uint: -1 is 0xFFFFFFFF)
   int len = 0;                // UpdK, SumK, UpdTK: K, the floats per record
-  int tile = 0;               // UpdTK, SwapK: t, the tile width; DiagK, DiagMK: rows per plane
-  int row = 0;                // SwapK: J, the floats per row (n is m, the outer count);
-                              // Map: s, the argument of its map
-  std::size_t g = 0, l = 0;   // global and local size (l = 0: NULL)
-  int status = 0;             // UserEvent: 0 (CL_COMPLETE) or negative
-  bool follow = false;        // UserEvent: a read chained after the launch before the status
+  int tile = 0;  // UpdTK, SwapK, SwapD: t, the tile width; DiagK, DiagMK: rows per plane
+  int row = 0;   // SwapK, SwapD: J, the floats per row (n is m, the outer count);
+                 // Map: s, the argument of its map
+  std::size_t g = 0, l = 0;  // global and local size (l = 0: NULL)
+  int status = 0;            // UserEvent: 0 (CL_COMPLETE) or negative
+  bool follow = false;       // UserEvent: a read chained after the launch before the status
   // Map, Unmap
   int map = -1;
   MapKind map_kind = MapKind::Read;

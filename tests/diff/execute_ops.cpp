@@ -119,6 +119,7 @@ bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access
       args.push_back({sizeof op.k, &op.k});
       break;
     case Form::SwapK:
+    case Form::SwapD:
       args.push_back({sizeof op.n, &op.n});
       args.push_back({sizeof op.tile, &op.tile});
       args.push_back({sizeof op.len, &op.len});

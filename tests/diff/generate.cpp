@@ -199,8 +199,9 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
   if (lens.empty()) return;
   const int K = r_.pick(lens);
   const int n = n_upto(floats / static_cast<std::size_t>(K));  // n records of K floats fit
-  // Two dimensions swapped: records of K rows of J floats, t and the outer count m of
-  // every size, t and m DL must refuse (0, negative), and rows with J = 1.
+  // Two dimensions swapped (neighbours, or t and J): records of K rows of J floats, t and
+  // the outer count m of every size, t and m DL must refuse (0, negative), and rows with
+  // J = 1.
   if (!sum && r_.chance(20)) {
     const int rows[] = {1, 2, 3, 7};
     const int J = rows[r_.in(0, 3)];
@@ -208,7 +209,7 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     const int t = tiles[r_.in(0, 6)];
     const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * K * J);
     const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(floats / plane);
-    launch(q, Form::SwapK, a, -1, m);
+    launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
     Op& op = c_.ops.back();
     op.len = K;
     op.tile = t;

@@ -478,6 +478,16 @@ __kernel void fswapk(__global float *g, int m, int t, int K, int J, int k) {
     for (int x = 0; x < J; ++x) g[(i * K + y) * J + x] += (float)(k + y * J + x);
 }
 
+// The same with t and J exchanged, two dimensions that are not neighbours: g[m][t][K][J]
+// -> g'[m][J][K][t], SWAP(t, K) of m·t records of K·J rows of one float.
+//DL: AoS: g[m][t][K][J] -> [m][J][K][t]
+__kernel void fswapd(__global float *g, int m, int t, int K, int J, int k) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  for (int y = 0; y < K; ++y)
+    for (int x = 0; x < J; ++x) g[(i * K + y) * J + x] += (float)(k + y * J + x);
+}
+
 // Planes diagonalized (docs/remappings.md): g[m][t][K], m planes of t rows of K floats,
 // along the secondary or the main diagonal. A work-item updates its row from left to
 // right, each scalar from the one before it. m, t and K change between launches of one
