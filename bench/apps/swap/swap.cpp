@@ -3,9 +3,12 @@
 // kernel hand-written for a[z][y][x] and for the swapped a[y][z][x], the annotated kernel
 // (`-> [ny][nz][nx]`) as the application runs it, and files dl-annotate rewrote from it,
 // timed on the swapped array (the layout DL converts the buffer to). Plain OpenCL.
+// `--pair far`: sums over x with work-items over (y, z), z fastest (a sweep along x,
+// parallel across the other two), whose array wants z and x exchanged (a[x][y][z],
+// `-> [nx][ny][nz]`, two dimensions that are not neighbours).
 //
-//   dl-app-swap [--nz 65536] [--ny 256] [--nx 4,...] [--repeats 5] [--json f]
-//               [--rewritten [label=]FILE,...]
+//   dl-app-swap [--pair slowest|far] [--nz 65536] [--ny 256] [--nx 4,...] [--repeats 5]
+//               [--json f] [--rewritten [label=]FILE,...]
 //   dl-app-swap --mode app [--iters 10]   (the annotated row-major kernel only)
 #include <chrono>
 #include <cmath>
@@ -18,6 +21,10 @@ using nlohmann::json;
 int main(int argc, char** argv) try {
   dlb::Args args(argc, argv);
   const auto o = dlb::parse_app_options(args, "swap");
+  const std::string pair = args.str("pair", "slowest");
+  if (pair != "slowest" && pair != "far") throw std::runtime_error("--pair slowest or far");
+  const bool far = pair == "far";
+  const char* kernel = far ? "swap_far" : "swap_sum";
   const std::size_t nz = std::size_t(args.num("nz", 65536)), ny = std::size_t(args.num("ny", 256));
   const auto nxs = args.list("nx", {4});
   for (long long nx : nxs)
@@ -28,23 +35,27 @@ int main(int argc, char** argv) try {
   dlb::open_device(d, o.platform, o.device);
   json out = dlb::app_json(d, o, "swap", argc, argv);
   out.erase("tiles");  // a swap's tile width is nz
+  out["pair"] = pair;
   out["cases"] = json::array();
   const std::string annotated = dlb::read_text(o.kernel);
 
   for (long long nx_ll : nxs) {
-    const std::size_t nx = std::size_t(nx_ll), n = nz * ny * nx, items = nz * nx;
-    std::printf("swap on %s: %zu x %zu x %zu floats\n", d.name.c_str(), nz, ny, nx);
+    const std::size_t nx = std::size_t(nx_ll), n = nz * ny * nx, items = far ? ny * nz : nz * nx;
+    std::printf("swap (%s) on %s: %zu x %zu x %zu floats\n", pair.c_str(), d.name.c_str(), nz, ny,
+                nx);
     std::vector<float> a(n), swapped(n);
     dlb::Rng rng(11);
     for (float& v : a) v = rng.uniform(-1.0f, 1.0f);
-    for (std::size_t z = 0; z < nz; ++z)
-      for (std::size_t y = 0; y < ny; ++y)
-        for (std::size_t x = 0; x < nx; ++x)
-          swapped[(y * nz + z) * nx + x] = a[(z * ny + y) * nx + x];
+    // The swapped array; the sums over y at (z, x), or over x at (y, z).
     std::vector<float> want(items, 0.0f);
     for (std::size_t z = 0; z < nz; ++z)
-      for (std::size_t x = 0; x < nx; ++x)
-        for (std::size_t y = 0; y < ny; ++y) want[z * nx + x] += a[(z * ny + y) * nx + x];
+      for (std::size_t y = 0; y < ny; ++y)
+        for (std::size_t x = 0; x < nx; ++x) {
+          const float v = a[(z * ny + y) * nx + x];
+          swapped[far ? (x * ny + y) * nz + z : (y * nz + z) * nx + x] = v;
+          want[far ? y * nz + z : z * nx + x] += v;
+        }
+    const float reach = float(far ? nx : ny);
     const cl_int nx_arg = cl_int(nx), ny_arg = cl_int(ny), nz_arg = cl_int(nz);
     const std::size_t abytes = n * sizeof(float), obytes = items * sizeof(float);
 
@@ -54,7 +65,7 @@ int main(int argc, char** argv) try {
                    int iters, const std::string& what, double* wall_ms) {
       const auto t0 = std::chrono::steady_clock::now();
       cl_program p = dlb::build_program(d, src, opts);
-      cl_kernel k = dlb::make_kernel(p, "swap_sum");
+      cl_kernel k = dlb::make_kernel(p, kernel);
       cl_mem a_buf = dlb::make_buffer(d, abytes, CL_MEM_READ_ONLY);
       cl_mem o_buf = dlb::make_buffer(d, obytes);
       dlb::write(d, a_buf, data.data(), abytes);
@@ -68,7 +79,7 @@ int main(int argc, char** argv) try {
       auto check = [&](const std::string& when) {
         dlb::read(d, o_buf, got.data(), obytes);
         for (std::size_t i = 0; i < items; ++i)
-          if (!(std::abs(got[i] - want[i]) <= 1e-5f * float(ny)))
+          if (!(std::abs(got[i] - want[i]) <= 1e-5f * reach))
             dlb::fail("swap " + what + when + ": sum " + std::to_string(i) + " is " +
                       std::to_string(got[i]) + ", expected " + std::to_string(want[i]));
       };
@@ -114,9 +125,11 @@ int main(int argc, char** argv) try {
     c["kernel_ms"]["AoS"] = run(variants, "", a, 0, "AoS", nullptr);
     timed("AoS", c["kernel_ms"]["AoS"].get<double>());
     timed("swapped", run(variants, "-DSWAPPED", swapped, 0, "swapped", nullptr));
+    // (Each rewritten file reads the layout of the pair it was made for.)
     timed("annotated", run(annotated, "", a, 0, "annotated", nullptr));
     // A rewritten file reads the swapped array whatever T it is built with (the tile
-    // width of a swap is the annotation's d1, nz): one build, T = 32.
+    // width of a swap is the annotation's d1, nz): one build, T = 32. Its buffer's
+    // layout is the pair's, the kernel the one this run launches.
     for (const auto& r : o.rewritten) {
       if (r.target != 3) dlb::fail(r.path + ": not a rewrite of a swap of dimensions (`-> [..]`)");
       timed(r.label, run(r.source, "-DDL_ASTA_T=32 " + r.options, swapped, 0, r.label, nullptr));
