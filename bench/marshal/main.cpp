@@ -16,7 +16,8 @@
 // the bounded temporary, Algorithm::Diagonal; not in the default), gather (the indirect
 // copy of Marshaler::enqueue_gather, a copy of --size-mib gathered from a source of the
 // same size through int indices: in order, within a band of 64 elements, at random;
-// floats and float4s; not in the default).
+// floats and float4s; not in the default), far (swaps of two dimensions that are not
+// neighbours, AoS <-> SWAP(T,B): two conversions of two views; not in the default).
 // --shapes: only these shapes of the groups that convert a buffer in place (sweep, table1,
 // swap, diag-layout, app): their names as the output prints them.
 // --scratch-chunk-mib: MarshalOptions::scratch_chunk_bytes in MiB (0: one temporary of the
@@ -771,6 +772,32 @@ int main(int argc, char** argv) try {
                   A::OutOfPlace})
         jobs.push_back({aos, to, a});
       run_buffer(B, "swap", sh.name, rec, n, jobs);
+      save();
+    }
+  }
+  if (has("far")) {
+    // Swaps of two dimensions that are not neighbours (docs/remappings.md), the array
+    // [A][T][B][D][C] of floats to [A][D][B][T][C]: records of B x D rows of C floats,
+    // AoS <-> SWAP(T, B). Both views' records stay within the slot table (65,535 units).
+    struct Far {
+      const char* name;
+      std::size_t outer, t, b, d, c;
+    };
+    const std::size_t f = size / sizeof(float);
+    const Far shapes[] = {
+        {"wzyx-wxyz", f / (64 * 128 * 128), 64, 128, 128, 1},     // 4-D, z and x exchanged
+        {"wzyx-wxyz-c4", f / (64 * 64 * 64 * 4), 64, 64, 64, 4},  // rows of 16 B
+        {"zyx-xyz", 1, f / (1024 * 32), 1024, 32, 1},             // one tile of all z
+        {"zyx-xyz-c16", 1, f / (256 * 16 * 16), 256, 16, 16}};    // rows of 64 B
+    for (const auto& sh : shapes) {
+      const std::size_t n = sh.outer * sh.t;
+      if (n == 0 || n * sh.b * sh.d * sh.c > f) continue;  // does not fit --size-mib
+      const auto rec =
+          dl::Record::blocks(sh.name, dl::Scalar::Float, unsigned(sh.b * sh.d), unsigned(sh.c));
+      const auto to = dl::Layout::swap(std::uint32_t(sh.t), std::uint32_t(sh.b));
+      std::vector<Job> jobs;
+      for (A a : {A::Auto, A::OutOfPlace}) jobs.push_back({aos, to, a});
+      run_buffer(B, "far", sh.name, rec, n, jobs);
       save();
     }
   }

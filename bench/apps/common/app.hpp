@@ -64,7 +64,8 @@ inline unsigned rewritten_target(const std::string& src, const std::string& path
     if (line.rfind("//DL: AoS:", 0) != 0) continue;
     for (auto at = line.find("-> "); at != std::string::npos; at = line.find("-> ", at + 3)) {
       const auto end = line.find_first_of(" ,", at + 3);
-      targets.insert(line.substr(at + 3, end == std::string::npos ? end : end - at - 3));
+      const std::string t = line.substr(at + 3, end == std::string::npos ? end : end - at - 3);
+      targets.insert(t[0] == '[' ? "[..]" : t);  // every swap of dimensions: one kind
     }
   }
   if (targets.size() != 1)
