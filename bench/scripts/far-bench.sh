@@ -5,8 +5,8 @@
 #
 #   OUT=/some/dir bench/scripts/far-bench.sh BUILD_DIR REWRITTEN_SWAP_CL [RUNS]
 #
-# First the conversions AoS <-> SWAP of 1 GiB next to the copy of the same run
-# (dl-bench-marshal --groups far). Then `dl-app-swap --pair far` (sums over x with
+# First the conversions AoS <-> SWAP of FAR_MIB MiB (default 1024; FAR_MARSHAL=0 skips
+# them) next to the copy of the same run (dl-bench-marshal --groups far). Then `dl-app-swap --pair far` (sums over x with
 # work-items over (y, z), z fastest) for each shape in FAR_SHAPES (default
 # "65536:256:1,4 4096:1024:16,32", nz:ny:nx-list): the kernel on the row-major array, the
 # hand-written kernel on the swapped array and REWRITTEN_SWAP_CL (dl-annotate's output of
@@ -22,8 +22,10 @@ app="$build/bench/apps/dl-app-swap"
 run="$build/src/interpose/dl-run"
 iters="${FAR_ITERS:-50}"
 mkdir -p "$OUT/far"
-"$build/bench/marshal/dl-bench-marshal" --groups far --size-mib "${FAR_MIB:-1024}" --repeats 5 \
-  --json "$OUT/far/marshal.json" >"$OUT/far/marshal.txt" 2>&1
+if [ "${FAR_MARSHAL:-1}" = 1 ]; then
+  "$build/bench/marshal/dl-bench-marshal" --groups far --size-mib "${FAR_MIB:-1024}" --repeats 5 \
+    --json "$OUT/far/marshal.json" >"$OUT/far/marshal.txt" 2>&1
+fi
 for s in ${FAR_SHAPES:-65536:256:1,4 4096:1024:16,32}; do
   IFS=: read -r nz ny nx <<<"$s"
   c="$nz-$ny-${nx//,/_}"
