@@ -118,8 +118,8 @@ class Record {
   std::size_t align() const { return align_; }
   /// Largest power of two dividing every slot size: the unit marshaling kernels move.
   std::size_t unit() const { return unit_; }
-  /// True when every slot has the same size.
-  bool uniform_slots() const;
+  /// True when every slot has the same size (found once: slot_offset asks at every call).
+  bool uniform_slots() const { return uniform_; }
 
   /// Canonical one-line text, parsed back by parse(): the annotation's record form.
   ///   foo 8 4 float:bar@0 int:baz@4
@@ -142,6 +142,7 @@ class Record {
   std::size_t size_ = 0;
   std::size_t align_ = 1;
   std::size_t unit_ = 1;
+  bool uniform_ = true;
 };
 
 /// AoS, DA and ASTA are the tiled map above; Diag and DiagMain diagonalize planes of

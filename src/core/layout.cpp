@@ -240,12 +240,8 @@ void Record::finish() {
   unit_ |= size_;
   unit_ &= ~unit_ + 1;         // lowest set bit
   if (unit_ > 16) unit_ = 16;  // kernels move at most 16 bytes (uint4) per unit
-}
-
-bool Record::uniform_slots() const {
-  for (const auto& s : slots_)
-    if (s.size != slots_.front().size) return false;
-  return true;
+  uniform_ = true;
+  for (const auto& s : slots_) uniform_ = uniform_ && s.size == slots_.front().size;
 }
 
 bool Record::operator==(const Record& o) const {

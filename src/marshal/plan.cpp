@@ -316,9 +316,11 @@ std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& f
   auto asta = [&](const Layout& l) { return Layout::asta(static_cast<std::uint32_t>(l.width(n))); };
   std::shared_ptr<const Record> r2;
   std::size_t n2 = 0;
+  // (A B x 1 or 1 x D matrix is its own transpose: SWAP is then ASTA(T), one leg.)
+  auto moves = [&](const Layout& l) { return l.split > 1 && rec.slots().size() > l.split; };
   if (from.kind == LayoutKind::Swap) {
     if (!view(from, r2, n2)) return {};
-    legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
+    if (moves(from)) legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
     legs.push_back({self, n, asta(from), Layout::aos()});
   } else if (from != Layout::aos()) {
     legs.push_back({self, n, from, Layout::aos()});
@@ -326,7 +328,7 @@ std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& f
   if (to.kind == LayoutKind::Swap) {
     if (!view(to, r2, n2)) return {};
     legs.push_back({self, n, Layout::aos(), asta(to)});
-    legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
+    if (moves(to)) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
   } else if (to != Layout::aos()) {
     legs.push_back({self, n, Layout::aos(), to});
   }
