@@ -134,7 +134,9 @@ std::string staged_aliasing(Runtime& rt, const KernelState& ks) {
 std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferAnnotation& b,
                                                  const std::vector<std::int64_t>& dims,
                                                  std::string* err) {
-  auto key = std::make_tuple(b.record, b.rows() ? b.swap : -1, dims);
+  // (Both swapped dimensions: [m][t][K][J] -> [m][K][t][J] and -> [m][J][K][t] of one
+  // program have other records for the same values.)
+  auto key = std::make_tuple(b.record, b.rows() ? b.swap : -1, b.rows() ? b.swap_with : -1, dims);
   if (auto it = ps.shapes.find(key); it != ps.shapes.end()) return it->second;
   std::pair<const Record*, std::uint64_t> shape{nullptr, 0};
   auto keep = [&](const Record& r) {

@@ -71,9 +71,9 @@ struct ProgramState {
   /// name, flat_float_62; under the lock, never erased: Need points into it).
   std::map<std::string, Record> flat_records;
   /// The record (in flat_records) and n of an annotation of that kind, by its scalar,
-  /// swapped dimension (-1: none) and the dimensions' values at a launch: made once, not
+  /// swapped dimensions (-1: none) and the dimensions' values at a launch: made once, not
   /// at every launch (a record of up to 65,535 slots). Under the lock, never erased.
-  std::map<std::tuple<std::string, int, std::vector<std::int64_t>>,
+  std::map<std::tuple<std::string, int, int, std::vector<std::int64_t>>,
            std::pair<const Record*, std::uint64_t>>
       shapes;
   bool annotated = false;  // has kernels whose annotated buffers all have records
