@@ -321,6 +321,11 @@ class ClauseParser {
         if (!swapped(b)) return false;
       } else if (!target(b.target, b.tile)) {
         return false;
+      } else if (b.target.kind == LayoutKind::Swap) {
+        return error(
+            "SWAP is not written as a target: write the dimensions in their new "
+            "order (" +
+            b.name + ":float[nz][ny][nx] -> [nx][ny][nz])");
       } else if (!b.target.tiled() && !diagonal_rows(b)) {
         return false;
       }

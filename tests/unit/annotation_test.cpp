@@ -300,6 +300,7 @@ TEST(Annotation, DistantDimensionSwap) {
       {"a[n][m][k] -> [k][m][n] AOS2ASTA_float", "is not a SWAP marshaler"},
       {"a[n][m] -> [m][n] AOS2SWAP_float", "converts to SWAP"},
       {"a[n][sizeof(float)][k] -> [k][sizeof(float)][n]", "between the swapped two"},
+      {"a[n][m][k] -> SWAP(4,2)", "SWAP is not written as a target"},
   };
   for (const auto& [clause, want] : bad) {
     auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
