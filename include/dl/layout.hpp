@@ -179,6 +179,8 @@ struct Layout {
   bool tiled() const {
     return kind == LayoutKind::AoS || kind == LayoutKind::DA || kind == LayoutKind::ASTA;
   }
+  /// True for DIAG and DIAG_MAIN (planes diagonalized).
+  bool diagonal() const { return kind == LayoutKind::Diag || kind == LayoutKind::DiagMain; }
   /// Effective tile width for n records: AoS 1, DA max(n, 1), ASTA T; for a diagonal
   /// layout the rows of a plane, min(H, n) (H = 0: n), at least 1; Swap min(T, n), at
   /// least 1.

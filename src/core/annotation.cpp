@@ -326,7 +326,7 @@ class ClauseParser {
             "SWAP is not written as a target: write the dimensions in their new "
             "order (" +
             b.name + ":float[nz][ny][nx] -> [nx][ny][nz])");
-      } else if (!b.target.tiled() && !diagonal_rows(b)) {
+      } else if (b.target.diagonal() && !diagonal_rows(b)) {
         return false;
       }
       b.target_given = true;
@@ -348,7 +348,7 @@ class ClauseParser {
                            : "is not a SWAP marshaler (AOS2SWAP_...) but the target of '" + b.name +
                                  "' swaps two dimensions that are not neighbours"));
       }
-      if (!swap && diag != (b.target_given && !b.target.tiled())) {
+      if (!swap && diag != (b.target_given && b.target.diagonal())) {
         i_ = save;
         return error("marshaler '" + m + "' " +
                      (diag ? "converts to DIAG but the target of '" + b.name + "' is not DIAG"
@@ -1185,7 +1185,7 @@ std::string format_clause(const BufferAnnotation& b) {
                         q = static_cast<std::size_t>(b.swap_with);
       s += "[" + b.dims[d == p ? q : d == q ? p : d].text() + "]";
     }
-  } else if (!b.target.tiled())
+  } else if (b.target.diagonal())
     s += b.target.kind == LayoutKind::Diag ? " -> DIAG" : " -> DIAG_MAIN";
   else if (b.target.kind == LayoutKind::DA)
     s += " -> DA";

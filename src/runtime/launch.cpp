@@ -251,7 +251,8 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       return {};
     }
     nd.to = b.target;
-    if (!nd.to.tiled() && nd.to.kind != LayoutKind::Swap &&
+    // A diagonal target reads the records as the rows of the planes.
+    if (nd.to.diagonal() &&
         !(nd.rec->fields().size() == 1 && nd.rec->fields()[0].vector_width == 1 &&
           static_cast<std::int64_t>(nd.rec->fields()[0].count) == dims.back() &&
           nd.rec->size() == nd.rec->fields()[0].count * nd.rec->fields()[0].elem_size)) {

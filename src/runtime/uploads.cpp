@@ -328,7 +328,7 @@ std::string stage(Runtime& rt, Marshaler& mar, const BufferState& b, cl_context 
     }
     out.push_back(s);
   }
-  if (!b.layout.tiled()) return {};
+  if (b.layout.diagonal()) return {};
   MarshalResult r =
       mar.enqueue_copy_part(q, out[0], 0, b.mem, 0, b.record, b.n, 0, 0, b.layout, 0, nullptr);
   if (r.status != CL_SUCCESS) {
@@ -356,7 +356,7 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
       size > b->size)
     return std::nullopt;
   // Into DA and the diagonal layouts through staging buffers; into ASTA in place.
-  const bool staged = b->layout.kind == LayoutKind::DA || !b->layout.tiled();
+  const bool staged = b->layout.kind == LayoutKind::DA || b->layout.diagonal();
   const QueueInfo qi = rt.queue(q);
   std::size_t chunk_records = 0;
   std::string why = unsplittable(rt, *b, qi, size, nw, wl, chunk_records);
@@ -368,7 +368,7 @@ std::optional<cl_int> split_upload(cl_command_queue q, cl_mem m, cl_bool blockin
       why.empty() ? b->n - (b->n - 1) / chunk_records * chunk_records : chunk_records;
   for (std::size_t n : {chunk_records, last}) {
     if (!why.empty() || (staged && n != chunk_records)) break;
-    Plan p = !b->layout.tiled()
+    Plan p = b->layout.diagonal()
                  ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::Diagonal)
              : staged ? mar->plan(b->record, b->n, Layout::aos(), b->layout, Algorithm::OutOfPlace)
                       : mar->plan(b->record, n, Layout::aos(), b->layout, rt.algorithm);
