@@ -136,8 +136,9 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
                                                  std::string* err) {
   // (Both swapped dimensions: [m][t][K][J] -> [m][K][t][J] and -> [m][J][K][t] of one
   // program have other records for the same values.)
-  auto key = std::make_tuple(b.record, b.rows() ? b.swap : -1, b.rows() ? b.swap_with : -1, dims);
-  if (auto it = ps.shapes.find(key); it != ps.shapes.end()) return it->second;
+  const int swap = b.rows() ? b.swap : -1, with = b.rows() ? b.swap_with : -1;
+  if (auto it = ps.shapes.find(std::tie(b.record, swap, with, dims)); it != ps.shapes.end())
+    return it->second;
   std::pair<const Record*, std::uint64_t> shape{nullptr, 0};
   auto keep = [&](const Record& r) {
     return &ps.flat_records.try_emplace(r.name(), r).first->second;
@@ -147,7 +148,7 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
   } else if (auto sr = swap_rows(b, dims, err)) {
     shape = {keep(sr->first), sr->second};
   }
-  if (shape.first) ps.shapes.emplace(std::move(key), shape);
+  if (shape.first) ps.shapes.emplace(std::make_tuple(b.record, swap, with, dims), shape);
   return shape;
 }
 

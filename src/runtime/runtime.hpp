@@ -73,8 +73,9 @@ struct ProgramState {
   /// The record (in flat_records) and n of an annotation of that kind, by its scalar,
   /// swapped dimensions (-1: none) and the dimensions' values at a launch: made once, not
   /// at every launch (a record of up to 65,535 slots). Under the lock, never erased.
+  /// (std::less<>: a launch looks its key up without copying the dimensions.)
   std::map<std::tuple<std::string, int, int, std::vector<std::int64_t>>,
-           std::pair<const Record*, std::uint64_t>>
+           std::pair<const Record*, std::uint64_t>, std::less<>>
       shapes;
   bool annotated = false;  // has kernels whose annotated buffers all have records
   std::uint32_t tile = 0;  // the T of the shadow build
