@@ -175,6 +175,10 @@ struct GatherShape {
   bool index_signed = true;   // the index type is signed (a negative index is outside)
 };
 
+namespace detail {
+struct SwapLeg;  // one conversion of a conversion from or to SWAP (src/marshal)
+}  // namespace detail
+
 /// Converts buffers of one context and device. Thread-safe. Programs are built once per
 /// (record shape, T, algorithm) and cached; scratch is allocated per call and released
 /// when the conversion's last kernel completes.
@@ -278,9 +282,11 @@ class Marshaler {
   struct Impl;
 
  private:
-  /// plan() and enqueue() from or to a SWAP layout: the legs of detail::swap_legs.
+  /// plan() and enqueue() from or to a SWAP layout: the legs of detail::swap_legs (into
+  /// *legs where given, for enqueue_swap to run without computing them again).
   Plan swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
-                 Algorithm algorithm, std::size_t unit) const;
+                 Algorithm algorithm, std::size_t unit,
+                 std::vector<detail::SwapLeg>* legs = nullptr) const;
   MarshalResult enqueue_swap(cl_command_queue queue, cl_mem buffer, std::size_t offset,
                              const Record& rec, std::size_t n, const Layout& from, const Layout& to,
                              Algorithm algorithm, std::size_t unit, cl_uint num_wait,

@@ -86,10 +86,11 @@ Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const
 }
 
 Plan Marshaler::swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
-                          Algorithm algorithm, std::size_t unit) const {
+                          Algorithm algorithm, std::size_t unit,
+                          std::vector<detail::SwapLeg>* legs_out) const {
   Plan p;
   std::string why;
-  const std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
+  std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
   if (!why.empty()) {
     p.reason = why;
     return p;
@@ -111,6 +112,7 @@ Plan Marshaler::swap_plan(const Record& rec, std::size_t n, const Layout& from, 
     p.extra_bytes = std::max(p.extra_bytes, q.extra_bytes);
     p.bytes_moved += q.bytes_moved;
   }
+  if (legs_out) *legs_out = std::move(legs);
   return p;
 }
 
@@ -422,7 +424,8 @@ MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std
   MarshalResult r;
   // Every leg planned and its programs built before the first is enqueued: a conversion
   // refused half way would leave the bytes in neither layout.
-  r.plan = swap_plan(rec, n, from, to, algorithm, unit);
+  std::vector<detail::SwapLeg> legs;
+  r.plan = swap_plan(rec, n, from, to, algorithm, unit, &legs);
   std::string log;
   if (r.plan.ok && (r.status = prepare(rec, r.plan, &log)) != CL_SUCCESS)
     r.error = "marshaling program failed to build: " + log;
@@ -431,8 +434,6 @@ MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std
     r.error = r.plan.reason;
   }
   if (r.status != CL_SUCCESS) return r;
-  std::string why;
-  const std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
   // Each leg after the previous one; the caller's wait list before the first.
   cl_event last = nullptr;
   std::size_t ran = 0;
