@@ -205,6 +205,96 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
   EXPECT_NE(r.error.find("in place only"), std::string::npos) << r.error;
 }
 
+// The loader's entry points, except that enqueue command number `fail_at` (kernels,
+// copies and fills counted together from 1; 0: none) fails with CL_OUT_OF_RESOURCES, as a
+// driver out of resources would: the device runs every other command.
+struct FailingEnqueue {
+  static inline std::size_t count = 0, fail_at = 0;
+  static bool fails() { return ++count == fail_at; }
+  static cl_int CL_API_CALL kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t* off,
+                                   const size_t* global, const size_t* local, cl_uint nw,
+                                   const cl_event* wl, cl_event* ev) {
+    return fails() ? CL_OUT_OF_RESOURCES
+                   : dl::loader_dispatch().clEnqueueNDRangeKernel(q, k, dim, off, global, local, nw,
+                                                                  wl, ev);
+  }
+  static cl_int CL_API_CALL copy(cl_command_queue q, cl_mem src, cl_mem dst, size_t so, size_t d,
+                                 size_t bytes, cl_uint nw, const cl_event* wl, cl_event* ev) {
+    return fails()
+               ? CL_OUT_OF_RESOURCES
+               : dl::loader_dispatch().clEnqueueCopyBuffer(q, src, dst, so, d, bytes, nw, wl, ev);
+  }
+  static cl_int CL_API_CALL fill(cl_command_queue q, cl_mem m, const void* pattern, size_t psize,
+                                 size_t off, size_t bytes, cl_uint nw, const cl_event* wl,
+                                 cl_event* ev) {
+    return fails() ? CL_OUT_OF_RESOURCES
+                   : dl::loader_dispatch().clEnqueueFillBuffer(q, m, pattern, psize, off, bytes, nw,
+                                                               wl, ev);
+  }
+  static cl_icd_dispatch table() {
+    cl_icd_dispatch d = dl::loader_dispatch();
+    d.clEnqueueNDRangeKernel = &kernel;
+    d.clEnqueueCopyBuffer = &copy;
+    d.clEnqueueFillBuffer = &fill;
+    return d;
+  }
+};
+
+// A SWAP conversion is two conversions (legs) of two views of the bytes. When the second
+// fails to enqueue after the first ran, the first is undone: the bytes come back in the
+// layout they were in, both ways (AoS -> SWAP and SWAP -> AoS).
+TEST(MarshalSwap, SecondLegFailingUndoesTheFirst) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  const cl_icd_dispatch api = FailingEnqueue::table();
+  dl::Marshaler m(env.context, env.device, &api);
+  // 2 tiles of T = 5 records of B x D = 4 x 3 rows of one float.
+  const dl::Record rec = dl::Record::blocks("rows", Scalar::Float, 4 * 3, 1);
+  const std::size_t n = 10;
+  const Layout swap = Layout::swap(5, 4), asta = Layout::asta(5);
+  const auto aos = dltest::random_bytes(n * rec.size(), 21);
+  std::vector<unsigned char> swapped(aos.size());
+  dl::convert(rec, n, Layout::aos(), aos.data(), swap, swapped.data());
+  ASSERT_NE(swapped, aos);
+  dltest::DeviceBuffer buf(aos.size());
+  // How many commands a conversion enqueues when none fails.
+  auto commands = [&](const std::vector<unsigned char>& in, const Layout& from, const Layout& to) {
+    buf.write(in);
+    FailingEnqueue::count = 0;
+    FailingEnqueue::fail_at = 0;
+    const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, from, to);
+    EXPECT_EQ(r.status, CL_SUCCESS) << r.error;
+    clFinish(env.queue);
+    return FailingEnqueue::count;
+  };
+  struct Way {
+    const std::vector<unsigned char>& in;
+    Layout from, to;
+    std::size_t first_leg;  // the commands of the first leg
+  };
+  // Into SWAP the first leg is AoS -> ASTA(T) of the records; out of it, the second leg is
+  // ASTA(T) -> AoS of the records, the first the tiles' matrices back.
+  const std::size_t into = commands(aos, Layout::aos(), asta);
+  const std::size_t out =
+      commands(swapped, swap, Layout::aos()) - commands(aos, asta, Layout::aos());
+  ASSERT_GT(into, 0u);
+  ASSERT_GT(out, 0u);
+  for (const Way& w :
+       {Way{aos, Layout::aos(), swap, into}, Way{swapped, swap, Layout::aos(), out}}) {
+    buf.write(w.in);
+    FailingEnqueue::count = 0;
+    FailingEnqueue::fail_at = w.first_leg + 1;
+    const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, w.from, w.to);
+    FailingEnqueue::fail_at = 0;
+    EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES) << w.from.str() << " -> " << w.to.str();
+    EXPECT_NE(r.error.find("failed with OpenCL error"), std::string::npos) << r.error;
+    EXPECT_EQ(r.error.find("neither layout"), std::string::npos) << r.error;
+    EXPECT_GT(FailingEnqueue::count, w.first_leg + 1) << "the first leg was not undone";
+    clFinish(env.queue);
+    EXPECT_TRUE(buf.read() == w.in) << w.from.str() << " -> " << w.to.str();
+  }
+}
+
 // Square tiles through blocks much smaller than a tile (a 1 KiB local budget): pairs of
 // blocks across the diagonal, partial blocks at the edges, several tiles, DA (T = n),
 // slots of one unit and of several; both directions, against dl::convert.
