@@ -46,6 +46,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::map<const VarDecl*, std::vector<const BinaryOperator*>> compound;  // `v op= rhs`
   std::set<const VarDecl*> declared;                                      // every variable
   std::set<const VarDecl*> stepped;                                       // ++ or --
+  bool labels = false;  // a label: a goto may enter any statement
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     refs.push_back(e);
@@ -65,6 +66,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
       else
         compound[v].push_back(b);
     }
+    return true;
+  }
+  bool VisitLabelStmt(LabelStmt*) {
+    labels = true;
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator* u) {
@@ -1285,9 +1290,73 @@ class Analyzer {
     const Expr* init = fixed_init(Collector::var(e->IgnoreParenImpCasts()));
     return init && is_call_to(init, {"get_global_id", "get_local_id", "get_group_id"}, false);
   }
+  /// The kernel parameter `e` reads (through parentheses and casts) when the kernel never
+  /// assigns it nor takes its address; null otherwise.
+  const VarDecl* fixed_param(const Expr* e) {
+    const auto* p = dyn_cast_or_null<ParmVarDecl>(Collector::var(e->IgnoreParenImpCasts()));
+    return p && !col_->modified.count(p) && !address_taken(p) ? p : nullptr;
+  }
+  /// Whether `e` is `a * b` or `b * a` (through parentheses and casts).
+  static bool product_of(const Expr* e, const VarDecl* a, const VarDecl* b) {
+    const auto* m = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+    return m && m->getOpcode() == BO_Mul &&
+           ((reads(m->getLHS(), a) && reads(m->getRHS(), b)) ||
+            (reads(m->getLHS(), b) && reads(m->getRHS(), a)));
+  }
+  /// Whether condition `c` evaluating to `value` implies g < a*b: when true, `c` is
+  /// `g < E` or `E > g` or an `&&` with such an operand; when false, `g >= E` or `E <= g`
+  /// or an `||` with such an operand; E is a*b or b*a (through parentheses and casts).
+  static bool implies_below(const Expr* c, bool value, const VarDecl* g, const VarDecl* a,
+                            const VarDecl* b) {
+    const auto* o = dyn_cast<BinaryOperator>(c->IgnoreParenImpCasts());
+    if (!o) return false;
+    if (o->getOpcode() == (value ? BO_LAnd : BO_LOr))
+      return implies_below(o->getLHS(), value, g, a, b) ||
+             implies_below(o->getRHS(), value, g, a, b);
+    if (o->getOpcode() == (value ? BO_LT : BO_GE))
+      return reads(o->getLHS(), g) && product_of(o->getRHS(), a, b);
+    if (o->getOpcode() == (value ? BO_GT : BO_LE))
+      return reads(o->getRHS(), g) && product_of(o->getLHS(), a, b);
+    return false;
+  }
+  /// Whether `s` is `if (C) return;` or `if (C) { return; }` (no else, any return value):
+  /// its condition C, false after it; null otherwise.
+  static const Expr* early_return(const Stmt* s) {
+    const auto* f = dyn_cast<IfStmt>(s);
+    if (!f || f->getElse() || f->hasInitStorage() || f->hasVarStorage()) return nullptr;
+    const Stmt* t = f->getThen();
+    if (const auto* cs = dyn_cast<CompoundStmt>(t))
+      t = cs->size() == 1 ? cs->body_front() : nullptr;
+    return isa_and_nonnull<ReturnStmt>(t) ? f->getCond() : nullptr;
+  }
+  /// Whether every execution of `at` follows a guard establishing g < a*b (implies_below):
+  /// `at` in the then-branch of an enclosing `if (C)` whose C being true implies it, or in
+  /// a statement of the function's top-level body after an early_return() there whose C
+  /// being false implies it. Never in a function with a label (a goto could pass a guard).
+  bool guarded_below(const Stmt* at, const VarDecl* g, const VarDecl* a, const VarDecl* b) {
+    const auto* body = dyn_cast_or_null<CompoundStmt>(fd_->getBody());
+    if (!body || col_->labels) return false;
+    for (const Stmt* cur = at; cur && cur != body;) {
+      const Stmt* p = enclosing(cur);
+      const auto* f = dyn_cast_or_null<IfStmt>(p);
+      if (f && f->getThen() == cur && !f->hasInitStorage() && !f->hasVarStorage() &&
+          implies_below(f->getCond(), true, g, a, b))
+        return true;
+      if (p == body)
+        for (const Stmt* s : body->body()) {
+          if (s == cur) break;
+          const Expr* c = early_return(s);
+          if (c && implies_below(c, false, g, a, b)) return true;
+        }
+      cur = p;
+    }
+    return false;
+  }
   /// Whether the sum `t` is known to lie in [0, P) for the parameter P: empty (0), or one
   /// variable that is the counter of an enclosing `for (v = 0; v < P; ++v)`, or fixed at
-  /// `g % P` or `g - q*P` (`g - P*q`) with q fixed at `g / P`, g fixed at an id.
+  /// `g % P` or `g - q*P` (`g - P*q`) with q fixed at `g / P`, g fixed at an id, or fixed
+  /// at `g / P2` (P2 a parameter the kernel never assigns, address not taken) where `at`
+  /// is guarded by g < P2*P or g < P*P2 (guarded_below; g >= 0, so g / P2 < P).
   bool below_param(const std::vector<Summand>& t, const Stmt* at, const VarDecl* p) {
     if (!p) return false;
     if (t.empty()) return true;
@@ -1297,11 +1366,15 @@ class Analyzer {
     const auto* r =
         dyn_cast_or_null<BinaryOperator>(fixed_init(Collector::var(q->IgnoreParenImpCasts())));
     if (!r || !reads_id(r->getLHS())) return false;
+    const VarDecl* g = Collector::var(r->getLHS()->IgnoreParenImpCasts());
     if (r->getOpcode() == BO_Rem) return reads(r->getRHS(), p);
+    if (r->getOpcode() == BO_Div) {
+      const VarDecl* p2 = fixed_param(r->getRHS());
+      return p2 && guarded_below(at, g, p2, p);
+    }
     if (r->getOpcode() != BO_Sub) return false;
     const auto* m = dyn_cast<BinaryOperator>(r->getRHS()->IgnoreParenImpCasts());
     if (!m || m->getOpcode() != BO_Mul) return false;
-    const VarDecl* g = Collector::var(r->getLHS()->IgnoreParenImpCasts());
     for (int k = 0; k < 2; ++k) {
       const Expr* f = k ? m->getLHS() : m->getRHS();
       const Expr* other = k ? m->getRHS() : m->getLHS();

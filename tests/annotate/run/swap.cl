@@ -158,3 +158,49 @@ __kernel void distant_const(__global const float *a, __global float *out, int nx
   if (x + 1 < nx) v += 2.0f * a[e * ny * nx + y * nx + x + 1];
   out[(e * ny + y) * nx + x] = v + a[i];
 }
+
+// Indices proven inside by a guard on the id (no compare): y = i / nz below ny after
+// `if (i >= nz * ny) return;` (bench/apps/swap, swap_far; work-items past nz * ny
+// return), and inside an enclosing `if (i < nz * ny)`. Guards of a product that is not
+// the dimension's (nz * nx: y up to nx - 1 >= ny, rows of the next planes) keep their
+// compares.
+//TEST: far 40 args: buf fbuf:40 int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [nx][ny][nz]
+__kernel void far(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nz * ny) return;
+  const int y = i / nz, z = i - y * nz;
+  float s = 0.0f;
+  for (int x = 0; x < nx; ++x) s += a[(z * ny + y) * nx + x];
+  out[i] = s;
+}
+//TEST: far_guards 60 args: buf fbuf:60 int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [nx][ny][nz]
+__kernel void far_guards(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nz * nx) return;
+  const int y = i / nz, z = i - y * nz;
+  const int n = nx * ny * nz;
+  float s = 0.0f;
+  if ((z * ny + y) * nx < n) s = a[(z * ny + y) * nx];
+  if (i < nz * ny)
+    for (int x = 0; x < nx; ++x) s += (float)(x + 2) * a[(z * ny + y) * nx + x];
+  out[i] = s;
+}
+// The same for two adjacent dimensions (dl_rows_in_da): y = i / nx below ny after
+// `if (i >= nx * ny) return;`, below nx only inside `if (i < nx * nx)` (compares).
+//TEST: rows_guard 121 args: buf fbuf:121 int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [ny][nz][nx]
+__kernel void rows_guard(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  const int y = i / nx, x = i - y * nx;
+  const int n = nx * ny * nz;
+  float s = 0.0f;
+  if (i < nx * nx)
+    for (int z = 0; z < nz; ++z)
+      if ((z * ny + y) * nx + x < n) s += a[(z * ny + y) * nx + x];
+  out[i] = s;
+  if (i >= nx * ny) return;
+  for (int z = 0; z < nz; ++z) s += (float)(z + 2) * a[(z * ny + y) * nx + x];
+  out[i] = s;
+}
