@@ -492,9 +492,12 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
     cl_int st = launch_transformed(rt, ks, l, nds, gathers, d, why);
     if (why.empty()) return st;
   }
-  log().warn("kernel {}: {}; running the untransformed kernel", ks.name, why);
+  // Once per kernel and reason as a warning (an application that launches it thousands of
+  // times gets one line); the report and the summary count them all.
+  const bool first = ks.stats->fallback_reasons.insert(why).second;
+  log().log(first ? spdlog::level::warn : spdlog::level::debug,
+            "kernel {}: {}; running the untransformed kernel", ks.name, why);
   ks.stats->fallbacks++;
-  ks.stats->fallback_reasons.insert(why);
   return launch_plain(rt, ks, l, may_fail);
 }
 
