@@ -51,7 +51,10 @@ static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
    are known. Records e >= n keep their AoS address. */
 static inline ulong dl_swap_in(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off c,
                                dl_off z, dl_off e, dl_off b, dl_off j, dl_off x) {
-  const dl_off k = e < n ? j * bb + b : b * d + j;
+  /* Row j bb + b inside the first n records, b d + j past them: linear in j
+     with factors fixed per record, which a loop over j strength-reduces (a
+     select between the two rows kept GPU compilers from doing so). */
+  const dl_off jm = e < n ? bb : 1, bm = e < n ? 1 : d, k = j * jm + b * bm;
   return dl_tiled(w, n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;
 }
 /* Element x of a flat array whose records are bb x d rows of c scalars of z bytes
@@ -65,7 +68,10 @@ static inline ulong dl_flat_swap(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off
 /* dl_swap_in for one tile of all n records (DA): (((j bb + b) n + e) c + x) z. */
 static inline ulong dl_swap_in_da(dl_off n, dl_off bb, dl_off d, dl_off c, dl_off z,
                                   dl_off e, dl_off b, dl_off j, dl_off x) {
-  const dl_off k = e < n ? j * bb + b : b * d + j;
+  /* Row j bb + b inside the first n records, b d + j past them: linear in j
+     with factors fixed per record, which a loop over j strength-reduces (a
+     select between the two rows kept GPU compilers from doing so). */
+  const dl_off jm = e < n ? bb : 1, bm = e < n ? 1 : d, k = j * jm + b * bm;
   return dl_da(n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;
 }
 /* dl_swap_at for one tile of all n records (DA): no division by the tile width. */

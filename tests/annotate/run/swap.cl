@@ -204,3 +204,15 @@ __kernel void rows_guard(__global const float *a, __global float *out, int nx, i
   for (int z = 0; z < nz; ++z) s += (float)(z + 2) * a[(z * ny + y) * nx + x];
   out[i] = s;
 }
+// Records past n (the buffer holds 7 records of ny x nx, the annotation n = nz = 5): the
+// proven form reads records 5 and 6 at their AoS addresses (b d + j), the others swapped.
+//TEST: far_past 35 args: buf:7 fbuf:35 int:11 int:7 int:5
+//DL: AoS: const a:float[nz][ny][nx] -> [nx][ny][nz]
+__kernel void far_past(__global const float *a, __global float *out, int nx, int ny, int nz) {
+  const int i = get_global_id(0);
+  if (i >= nz * ny) return;
+  const int y = i / nz, z = i - y * nz;
+  float s = 0.0f;
+  for (int x = 0; x < nx; ++x) s += (float)(x + 1) * a[((z + 2) * ny + y) * nx + x];
+  out[i] = s;
+}
