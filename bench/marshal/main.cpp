@@ -24,6 +24,8 @@
 // whole buffer), the chunks of the conversions through a temporary.
 // --instance-cycles auto|table|rounds: how PttwacInstance follows its cycles
 // (MarshalOptions::instance_cycles).
+// --swap-order auto|records|rows: the order of a SWAP conversion's two views
+// (MarshalOptions::swap_order).
 // --build-options: appended to the marshaling programs' build options (kernel variants).
 // --tile-groups-per-cu, --work-group-size, --tile-local-bytes: the MarshalOptions knobs of
 // the same names (0: the device default).
@@ -620,6 +622,13 @@ int main(int argc, char** argv) try {
     mopt.instance_cycles = dl::MarshalOptions::Cycles::Rounds;
   else if (cycles != "auto")
     throw std::runtime_error("--instance-cycles: auto, table or rounds, not " + cycles);
+  const std::string order = args.str("swap-order", "auto");
+  if (order == "records")
+    mopt.swap_order = dl::MarshalOptions::SwapOrder::RecordsFirst;
+  else if (order == "rows")
+    mopt.swap_order = dl::MarshalOptions::SwapOrder::RowsFirst;
+  else if (order != "auto")
+    throw std::runtime_error("--swap-order: auto, records or rows, not " + order);
   mopt.build_options = args.str("build-options", "");
   mopt.tile_groups_per_cu = std::size_t(args.num("tile-groups-per-cu", 2));
   mopt.work_group_size = std::size_t(args.num("work-group-size", 0));
@@ -778,7 +787,8 @@ int main(int argc, char** argv) try {
   if (has("far")) {
     // Swaps of two dimensions that are not neighbours (docs/remappings.md), the array
     // [A][T][B][D][C] of floats to [A][D][B][T][C]: records of B x D rows of C floats,
-    // AoS <-> SWAP(T, B). Both views' records stay within the slot table (65,535 units).
+    // AoS <-> SWAP(T, B). The 3-D shapes at 1 GiB only rows first (--swap-order): records
+    // first, their second view (D rows of T x C floats) is over the slot table.
     struct Far {
       const char* name;
       std::size_t outer, t, b, d, c;
@@ -788,7 +798,8 @@ int main(int argc, char** argv) try {
         {"wzyx-wxyz", f / (64 * 128 * 128), 64, 128, 128, 1},     // 4-D, z and x exchanged
         {"wzyx-wxyz-c4", f / (64 * 64 * 64 * 4), 64, 64, 64, 4},  // rows of 16 B
         {"zyx-xyz", 1, f / (1024 * 32), 1024, 32, 1},             // one tile of all z
-        {"zyx-xyz-c16", 1, f / (256 * 16 * 16), 256, 16, 16}};    // rows of 64 B
+        {"zyx-xyz-c16", 1, f / (256 * 16 * 16), 256, 16, 16},     // rows of 64 B
+        {"zyx-xyz-x4", 1, f / (256 * 4), 256, 4, 1}};             // dl-app-swap's x4
     for (const auto& sh : shapes) {
       const std::size_t n = sh.outer * sh.t;
       if (n == 0 || n * sh.b * sh.d * sh.c > f) continue;  // does not fit --size-mib

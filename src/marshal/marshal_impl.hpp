@@ -52,10 +52,10 @@ struct SwapLeg {
   Layout from, to;
 };
 /// The conversions that take n records of `rec` from `from` to `to` when either is a SWAP
-/// layout: out of it (its tiles' slot matrices back, then ASTA(T) to AoS) and into it (the
-/// reverse); empty and `why` when the shape does not allow it.
+/// layout, in `order` (RecordsFirst or RowsFirst, MarshalOptions::SwapOrder): out of it
+/// and into it; empty and `why` when the shape does not allow it.
 std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& from,
-                               const Layout& to, std::string& why);
+                               const Layout& to, MarshalOptions::SwapOrder order, std::string& why);
 
 /// Per-unit slot table of `rec` for a unit of `unit` bytes (a divisor of rec.unit()):
 /// (start << 16) | size per unit, as kernels/dl_index.h reads it.

@@ -88,32 +88,43 @@ Plan Marshaler::plan(const Record& rec, std::size_t n, const Layout& from, const
 Plan Marshaler::swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
                           Algorithm algorithm, std::size_t unit,
                           std::vector<detail::SwapLeg>* legs_out) const {
-  Plan p;
-  std::string why;
-  std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, why);
-  if (!why.empty()) {
-    p.reason = why;
-    return p;
-  }
-  p.ok = true;
-  for (const detail::SwapLeg& l : legs) {
-    Plan q = detail::make_plan(impl_->lim, impl_->opt, *l.rec, l.n, l.from, l.to, algorithm, unit);
-    impl_->refine(q, *l.rec, l.n, algorithm);
-    if (!q.ok) {
-      p = q;
-      p.reason = from.str() + " -> " + to.str() + ": " + l.from.str() + " -> " + l.to.str() +
-                 " of " + std::to_string(l.n) + " records of " + std::to_string(l.rec->size()) +
-                 " bytes: " + q.reason;
-      p.steps.clear();
+  using Order = MarshalOptions::SwapOrder;
+  auto in_order = [&](Order order) {
+    Plan p;
+    std::string why;
+    std::vector<detail::SwapLeg> legs = detail::swap_legs(rec, n, from, to, order, why);
+    if (!why.empty()) {
+      p.reason = why;
       return p;
     }
-    p.steps.insert(p.steps.end(), q.steps.begin(), q.steps.end());
-    if (*l.rec != rec && !q.steps.empty()) p.records.push_back(l.rec);
-    p.extra_bytes = std::max(p.extra_bytes, q.extra_bytes);
-    p.bytes_moved += q.bytes_moved;
-  }
-  if (legs_out) *legs_out = std::move(legs);
-  return p;
+    p.ok = true;
+    for (const detail::SwapLeg& l : legs) {
+      Plan q =
+          detail::make_plan(impl_->lim, impl_->opt, *l.rec, l.n, l.from, l.to, algorithm, unit);
+      impl_->refine(q, *l.rec, l.n, algorithm);
+      if (!q.ok) {
+        p = q;
+        p.reason = from.str() + " -> " + to.str() + ": " + l.from.str() + " -> " + l.to.str() +
+                   " of " + std::to_string(l.n) + " records of " + std::to_string(l.rec->size()) +
+                   " bytes: " + q.reason;
+        p.steps.clear();
+        return p;
+      }
+      p.steps.insert(p.steps.end(), q.steps.begin(), q.steps.end());
+      if (*l.rec != rec && !q.steps.empty()) p.records.push_back(l.rec);
+      p.extra_bytes = std::max(p.extra_bytes, q.extra_bytes);
+      p.bytes_moved += q.bytes_moved;
+    }
+    if (legs_out) *legs_out = std::move(legs);
+    return p;
+  };
+  const Order want = impl_->opt.swap_order;
+  if (want != Order::Auto) return in_order(want);
+  // RowsFirst's view is never larger than a record; RecordsFirst's holds T records' rows.
+  Plan p = in_order(Order::RowsFirst);
+  if (p.ok) return p;
+  Plan q = in_order(Order::RecordsFirst);
+  return q.ok ? q : p;
 }
 
 cl_int Marshaler::prepare(const Record& rec, const Plan& plan, std::string* log) {

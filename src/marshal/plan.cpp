@@ -278,12 +278,15 @@ Plan diagonal_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Rec
 }  // namespace
 
 std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& from,
-                               const Layout& to, std::string& why) {
+                               const Layout& to, MarshalOptions::SwapOrder order,
+                               std::string& why) {
   std::vector<SwapLeg> legs;
   if (from == to) return legs;
   const auto self = std::make_shared<const Record>(rec);
-  // The tiles of SWAP(T,B) seen as ASTA(B) of records of D slots of T * z bytes: the
-  // second view, or why there is none.
+  const bool rows_first = order == MarshalOptions::SwapOrder::RowsFirst;
+  // The view whose ASTA(B) exchanges the B x D matrix: RecordsFirst, the tiles of
+  // SWAP(T,B) as records of D slots of T * z bytes; RowsFirst, the records as B records of
+  // D slots of z bytes each. Or why there is none.
   auto view = [&](const Layout& l, std::shared_ptr<const Record>& r2, std::size_t& n2) {
     try {
       const SwapShape sh = swap_shape(rec, l);
@@ -298,15 +301,16 @@ std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& f
       if (rec.fields().size() == 1 && rec.fields()[0].vector_width == 1 &&
           sh.z % scalar_size(rec.fields()[0].type) == 0)
         sc = rec.fields()[0].type;
-      const std::size_t block = t * sh.z / scalar_size(sc);
+      const std::size_t rows = rows_first ? 1 : t;
+      const std::size_t block = rows * sh.z / scalar_size(sc);
       if (block > 0xffffffffu || sh.d > 0xffffffffu) {
-        why = l.str() + ": rows of " + std::to_string(t * sh.z) + " bytes";
+        why = l.str() + ": rows of " + std::to_string(rows * sh.z) + " bytes";
         return false;
       }
       r2 = std::make_shared<const Record>(
-          Record::blocks(rec.name() + "_swap" + std::to_string(sh.b), sc,
+          Record::blocks(rec.name() + (rows_first ? "_rows" : "_swap") + std::to_string(sh.b), sc,
                          static_cast<unsigned>(sh.d), static_cast<unsigned>(block)));
-      n2 = n / t * sh.b;
+      n2 = n / rows * sh.b;
       return true;
     } catch (const LayoutError& e) {
       why = e.what();
@@ -318,17 +322,23 @@ std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& f
   std::size_t n2 = 0;
   // (A B x 1 or 1 x D matrix is its own transpose: SWAP is then ASTA(T), one leg.)
   auto moves = [&](const Layout& l) { return l.split > 1 && rec.slots().size() > l.split; };
+  // (RowsFirst: the records' rows in D x B order have the same slot table as in B x D,
+  // the rows being of one size, so ASTA(T) of `rec` moves them as they are.)
   if (from.kind == LayoutKind::Swap) {
     if (!view(from, r2, n2)) return {};
-    if (moves(from)) legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
+    if (moves(from) && !rows_first)
+      legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
     legs.push_back({self, n, asta(from), Layout::aos()});
+    if (moves(from) && rows_first)
+      legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
   } else if (from != Layout::aos()) {
     legs.push_back({self, n, from, Layout::aos()});
   }
   if (to.kind == LayoutKind::Swap) {
     if (!view(to, r2, n2)) return {};
+    if (moves(to) && rows_first) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
     legs.push_back({self, n, Layout::aos(), asta(to)});
-    if (moves(to)) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
+    if (moves(to) && !rows_first) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
   } else if (to != Layout::aos()) {
     legs.push_back({self, n, Layout::aos(), to});
   }

@@ -125,7 +125,12 @@ TEST(MarshalRows, EveryPairEveryAlgorithm) {
 // against dl::convert and back, bit for bit.
 TEST(MarshalSwap, EveryPairAgainstTheOracle) {
   REQUIRE_CL();
-  auto& m = *ClEnv::get().marshaler;
+  auto& env = ClEnv::get();
+  dl::MarshalOptions records, rows;
+  records.swap_order = dl::MarshalOptions::SwapOrder::RecordsFirst;
+  rows.swap_order = dl::MarshalOptions::SwapOrder::RowsFirst;
+  dl::Marshaler by_records(env.context, env.device, nullptr, records);
+  dl::Marshaler by_rows(env.context, env.device, nullptr, rows);
   struct Shape {
     Scalar type;
     unsigned a, t, b, d, c;
@@ -148,15 +153,16 @@ TEST(MarshalSwap, EveryPairAgainstTheOracle) {
       std::vector<unsigned char> moved(in.size());
       dl::convert(rec, n, o, in.data(), swap, moved.data());
       if (moved == in) continue;
-      for (Algorithm alg : {Algorithm::Auto, Algorithm::OutOfPlace, Algorithm::Pttwac}) {
-        if (!m.plan(rec, n, o, swap, alg).ok) continue;
-        dltest::check_pair(m, rec, n, o, swap, alg, seed++);
-        ++runs;
-        if (HasFatalFailure()) return;
-      }
+      for (dl::Marshaler* m : {env.marshaler.get(), &by_records, &by_rows})
+        for (Algorithm alg : {Algorithm::Auto, Algorithm::OutOfPlace, Algorithm::Pttwac}) {
+          if (!m->plan(rec, n, o, swap, alg).ok) continue;
+          dltest::check_pair(*m, rec, n, o, swap, alg, seed++);
+          ++runs;
+          if (HasFatalFailure()) return;
+        }
     }
   }
-  EXPECT_GT(runs, 40u);
+  EXPECT_GT(runs, 120u);
   RecordProperty("runs", static_cast<int>(runs));
 }
 
@@ -179,7 +185,7 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
        "needs whole tiles"},
       {dl::Record::blocks("r", Scalar::Float, 6, 1), 8, Layout::swap(4, 4), Algorithm::Auto,
        "does not divide"},
-      {dl::Record::blocks("r", Scalar::Float, 512, 1), 1024, Layout::swap(1024, 2), Algorithm::Auto,
+      {dl::Record::blocks("r", Scalar::Float, 70000, 1), 2, Layout::swap(2, 2), Algorithm::Auto,
        "larger than the slot table"},
       {dl::Record::blocks("r", Scalar::Float, 6, 1), 8, Layout::swap(4, 2), Algorithm::Segmented,
        "segmented converts between DA and ASTA(T) only"},
@@ -203,6 +209,17 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
   auto r = m.enqueue_copy(env.queue, a.mem, 0, b.mem, 0, rec, 8, Layout::aos(), Layout::swap(4, 2));
   EXPECT_NE(r.status, CL_SUCCESS);
   EXPECT_NE(r.error.find("in place only"), std::string::npos) << r.error;
+  // RecordsFirst's view of a tile (D rows of T x C scalars) can be over the slot table where
+  // RowsFirst's (D rows of C) is not: Auto converts such a shape rows first.
+  const dl::Record big = dl::Record::blocks("r", Scalar::Float, 512, 1);
+  dl::MarshalOptions ro;
+  ro.swap_order = dl::MarshalOptions::SwapOrder::RecordsFirst;
+  dl::Marshaler records(env.context, env.device, nullptr, ro);
+  const dl::Plan p = records.plan(big, 1024, Layout::aos(), Layout::swap(1024, 2));
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.reason.find("larger than the slot table"), std::string::npos) << p.reason;
+  ASSERT_TRUE(m.plan(big, 1024, Layout::aos(), Layout::swap(1024, 2)).ok);
+  dltest::check_pair(m, big, 1024, Layout::aos(), Layout::swap(1024, 2), Algorithm::Auto, 5);
 }
 
 // The loader's entry points, except that enqueue command number `fail_at` (kernels,
@@ -242,12 +259,11 @@ struct FailingEnqueue {
 
 // A SWAP conversion is two conversions (legs) of two views of the bytes. When the second
 // fails to enqueue after the first ran, the first is undone: the bytes come back in the
-// layout they were in, both ways (AoS -> SWAP and SWAP -> AoS).
+// layout they were in, both ways (AoS -> SWAP and SWAP -> AoS), in either order of legs.
 TEST(MarshalSwap, SecondLegFailingUndoesTheFirst) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
   const cl_icd_dispatch api = FailingEnqueue::table();
-  dl::Marshaler m(env.context, env.device, &api);
   // 2 tiles of T = 5 records of B x D = 4 x 3 rows of one float.
   const dl::Record rec = dl::Record::blocks("rows", Scalar::Float, 4 * 3, 1);
   const std::size_t n = 10;
@@ -257,41 +273,51 @@ TEST(MarshalSwap, SecondLegFailingUndoesTheFirst) {
   dl::convert(rec, n, Layout::aos(), aos.data(), swap, swapped.data());
   ASSERT_NE(swapped, aos);
   dltest::DeviceBuffer buf(aos.size());
-  // How many commands a conversion enqueues when none fails.
-  auto commands = [&](const std::vector<unsigned char>& in, const Layout& from, const Layout& to) {
-    buf.write(in);
-    FailingEnqueue::count = 0;
-    FailingEnqueue::fail_at = 0;
-    const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, from, to);
-    EXPECT_EQ(r.status, CL_SUCCESS) << r.error;
-    clFinish(env.queue);
-    return FailingEnqueue::count;
-  };
-  struct Way {
-    const std::vector<unsigned char>& in;
-    Layout from, to;
-    std::size_t first_leg;  // the commands of the first leg
-  };
-  // Into SWAP the first leg is AoS -> ASTA(T) of the records; out of it, the second leg is
-  // ASTA(T) -> AoS of the records, the first the tiles' matrices back.
-  const std::size_t into = commands(aos, Layout::aos(), asta);
-  const std::size_t out =
-      commands(swapped, swap, Layout::aos()) - commands(aos, asta, Layout::aos());
-  ASSERT_GT(into, 0u);
-  ASSERT_GT(out, 0u);
-  for (const Way& w :
-       {Way{aos, Layout::aos(), swap, into}, Way{swapped, swap, Layout::aos(), out}}) {
-    buf.write(w.in);
-    FailingEnqueue::count = 0;
-    FailingEnqueue::fail_at = w.first_leg + 1;
-    const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, w.from, w.to);
-    FailingEnqueue::fail_at = 0;
-    EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES) << w.from.str() << " -> " << w.to.str();
-    EXPECT_NE(r.error.find("failed with OpenCL error"), std::string::npos) << r.error;
-    EXPECT_EQ(r.error.find("neither layout"), std::string::npos) << r.error;
-    EXPECT_GT(FailingEnqueue::count, w.first_leg + 1) << "the first leg was not undone";
-    clFinish(env.queue);
-    EXPECT_TRUE(buf.read() == w.in) << w.from.str() << " -> " << w.to.str();
+  using Order = dl::MarshalOptions::SwapOrder;
+  for (Order order : {Order::RecordsFirst, Order::RowsFirst}) {
+    dl::MarshalOptions o;
+    o.swap_order = order;
+    dl::Marshaler m(env.context, env.device, &api, o);
+    // How many commands a conversion enqueues when none fails.
+    auto commands = [&](const std::vector<unsigned char>& in, const Layout& from,
+                        const Layout& to) {
+      buf.write(in);
+      FailingEnqueue::count = 0;
+      FailingEnqueue::fail_at = 0;
+      const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, from, to);
+      EXPECT_EQ(r.status, CL_SUCCESS) << r.error;
+      clFinish(env.queue);
+      return FailingEnqueue::count;
+    };
+    struct Way {
+      const std::vector<unsigned char>& in;
+      Layout from, to;
+      std::size_t first_leg;  // the commands of the first leg
+    };
+    // The records' leg (AoS <-> ASTA(T) of `rec`) is the first into SWAP and the second out
+    // of it with RecordsFirst, the other way round with RowsFirst.
+    const bool rf = order == Order::RecordsFirst;
+    const std::size_t records_in = commands(aos, Layout::aos(), asta);
+    const std::size_t records_out = commands(aos, asta, Layout::aos());
+    const std::size_t into = rf ? records_in : commands(aos, Layout::aos(), swap) - records_in;
+    const std::size_t out = rf ? commands(swapped, swap, Layout::aos()) - records_out : records_out;
+    ASSERT_GT(into, 0u);
+    ASSERT_GT(out, 0u);
+    for (const Way& w :
+         {Way{aos, Layout::aos(), swap, into}, Way{swapped, swap, Layout::aos(), out}}) {
+      const std::string what = w.from.str() + " -> " + w.to.str() + (rf ? " records" : " rows");
+      buf.write(w.in);
+      FailingEnqueue::count = 0;
+      FailingEnqueue::fail_at = w.first_leg + 1;
+      const auto r = m.enqueue(env.queue, buf.mem, 0, rec, n, w.from, w.to);
+      FailingEnqueue::fail_at = 0;
+      EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES) << what;
+      EXPECT_NE(r.error.find("failed with OpenCL error"), std::string::npos) << r.error;
+      EXPECT_EQ(r.error.find("neither layout"), std::string::npos) << r.error;
+      EXPECT_GT(FailingEnqueue::count, w.first_leg + 1) << what << ": the first leg was not undone";
+      clFinish(env.queue);
+      EXPECT_TRUE(buf.read() == w.in) << what;
+    }
   }
 }
 
