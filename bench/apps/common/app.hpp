@@ -76,7 +76,7 @@ inline unsigned rewritten_target(const std::string& src, const std::string& path
   const std::string& t = *targets.begin();
   if (t == "AoS") return 1;
   if (t == "DA") return 0;
-  if (t == "ASTA") return 2;
+  if (t == "ASTA" || t.rfind("ASTA(", 0) == 0) return 2;  // ASTA(E): run it with T = E
   if (!t.empty() && t[0] == '[') return 3;  // a swap of dimensions (dl-app-swap)
   fail(path + ": unknown target " + t);
 }
