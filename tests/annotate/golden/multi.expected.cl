@@ -21,16 +21,16 @@ typedef uint dl_off;
 #endif
 /* Byte offset of the slot (offset o, size z) of record i of n records of r bytes,
    tiles of w records; the last, partial tile holds n % w records. Records i >= n
-   are outside the marshaled range and keep their AoS address. */
+   are outside the marshaled range and keep their AoS address. Linear in o with
+   factors fixed per record, which a loop over o strength-reduces. */
 static inline ulong dl_tiled(dl_off w, dl_off n, dl_off r, dl_off i, dl_off o,
                              dl_off z) {
-  if (i >= n) return (ulong)i * r + o;
-  const dl_off b = i / w * w;
-  return (ulong)b * r + (ulong)(n - b < w ? n - b : w) * o + (ulong)(i - b) * z;
+  const dl_off b = i < n ? i / w * w : i, m = i < n ? (n - b < w ? n - b : w) : 1;
+  return (ulong)b * r + (ulong)m * o + (ulong)(i - b) * z;
 }
 /* The same for one tile of all n records (DA). */
 static inline ulong dl_da(dl_off n, dl_off r, dl_off i, dl_off o, dl_off z) {
-  return i < n ? (ulong)n * o + (ulong)i * z : (ulong)i * r + o;
+  return (ulong)(i < n ? n : 1) * o + (ulong)i * (i < n ? z : r);
 }
 /* Element x of a flat array of records of s scalars of z bytes. */
 static inline ulong dl_flat(dl_off w, dl_off n, dl_off s, dl_off z, dl_off x) {
