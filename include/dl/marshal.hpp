@@ -166,9 +166,13 @@ struct Plan {
 
 struct MarshalResult {
   cl_int status = CL_SUCCESS;
-  std::string error;  // why, when status != CL_SUCCESS (nothing was enqueued then)
+  std::string error;  // why, when status != CL_SUCCESS (nothing was enqueued then, unless
+                      // `partial`)
   Plan plan;
   cl_uint kernels = 0;  // kernels enqueued
+  /// Failed after some of its commands were enqueued (the driver refused a later one even
+  /// when asked again): the bytes are in neither layout.
+  bool partial = false;
   /// The first command's event (MarshalOptions::first_event, several commands, `done`
   /// asked for); the caller releases it.
   cl_event first = nullptr;

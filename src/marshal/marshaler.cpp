@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
+#include <thread>
 
 #include "marshal_impl.hpp"
 
@@ -206,6 +208,10 @@ cl_int setup(Job& job, std::size_t n, cl_mem buffer, std::size_t offset, std::si
   return err;
 }
 
+/// How many times a command after a conversion's first is enqueued again when the driver
+/// is out of resources (1, 2, 4, ... 64 ms apart: about half a second in all).
+constexpr int kEnqueueRetries = 12;
+
 void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event* wait,
              cl_event* done, MarshalResult& r) {
   const cl_icd_dispatch* api = job.m.api;
@@ -249,24 +255,37 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
     cl_event ev = nullptr;
     const bool first = i == 0 && !last && done && job.m.opt.first_event;
     cl_event* evp = (in_order && !last && !first) || (last && !done) ? nullptr : &ev;
-    if (op.kind == detail::Op::Kind::Fill) {
-      const cl_uint zero = 0;
-      err = api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes, nw,
-                                     wl, evp);
-    } else if (op.kind == detail::Op::Kind::Copy) {
-      err = api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
-                                     wl, evp);
-    } else {
-      for (cl_uint a = 0; err == CL_SUCCESS && a < op.args.size(); ++a) {
-        const detail::KArg& ka = op.args[a];
-        err = ka.local ? api->clSetKernelArg(ks[i], a, ka.local, nullptr)
-                       : api->clSetKernelArg(ks[i], a, ka.bytes.size(), ka.bytes.data());
+    auto enqueue_op = [&]() -> cl_int {
+      if (op.kind == detail::Op::Kind::Fill) {
+        const cl_uint zero = 0;
+        return api->clEnqueueFillBuffer(queue, op.dst, &zero, sizeof(zero), op.dst_off, op.bytes,
+                                        nw, wl, evp);
       }
-      if (err == CL_SUCCESS)
-        err = api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global, &op.local, nw, wl,
-                                          evp);
-      if (err == CL_SUCCESS) ++r.kernels;
+      if (op.kind == detail::Op::Kind::Copy)
+        return api->clEnqueueCopyBuffer(queue, op.src, op.dst, op.src_off, op.dst_off, op.bytes, nw,
+                                        wl, evp);
+      cl_int st = CL_SUCCESS;
+      for (cl_uint a = 0; st == CL_SUCCESS && a < op.args.size(); ++a) {
+        const detail::KArg& ka = op.args[a];
+        st = ka.local ? api->clSetKernelArg(ks[i], a, ka.local, nullptr)
+                      : api->clSetKernelArg(ks[i], a, ka.bytes.size(), ka.bytes.data());
+      }
+      return st == CL_SUCCESS ? api->clEnqueueNDRangeKernel(queue, ks[i], 1, nullptr, &op.global,
+                                                            &op.local, nw, wl, evp)
+                              : st;
+    };
+    err = enqueue_op();
+    // After the first command the buffer is partly converted: a driver out of resources
+    // for a moment (the commands before draining) gets the command again, a few times,
+    // rather than leaving the bytes in neither layout. (The first failing refuses cleanly.)
+    for (int again = 0; i > 0 && again < kEnqueueRetries &&
+                        (err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY ||
+                         err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+         ++again) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1 << std::min(again, 6)));
+      err = enqueue_op();
     }
+    if (err == CL_SUCCESS && op.kind == detail::Op::Kind::Kernel) ++r.kernels;
     if (first && ev) {
       api->clRetainEvent(ev);
       r.first = ev;
@@ -277,6 +296,7 @@ void execute(Job& job, cl_command_queue queue, cl_uint num_wait, const cl_event*
       if (r.first) api->clReleaseEvent(r.first);
       r.first = nullptr;
       r.status = err;
+      r.partial = i > 0;
       r.error = "enqueueing command " + std::to_string(i) + " (" +
                 (op.kind == detail::Op::Kind::Copy ? std::string("copy") : op.kernel) +
                 ") failed with OpenCL error " + std::to_string(err) +
@@ -455,6 +475,7 @@ MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std
                               last ? 1 : num_wait, last ? &last : wait, &ev);
     if (q.status != CL_SUCCESS) {
       r.status = q.status;
+      r.partial = q.partial;
       r.error = l.from.str() + " -> " + l.to.str() + " of " + std::to_string(l.n) +
                 " records: " + q.error;
       break;
@@ -467,8 +488,9 @@ MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std
     else if (q.first)
       impl_->api->clReleaseEvent(q.first);
   }
-  if (r.status != CL_SUCCESS && ran > 0) {
-    // Undo the legs that ran, last first, so the bytes are back in `from`.
+  if (r.status != CL_SUCCESS && ran > 0 && !r.partial) {
+    // Undo the legs that ran, last first, so the bytes are back in `from`. (Not after a
+    // leg left half done: undoing the others would not bring the bytes back.)
     for (std::size_t k = ran; k-- > 0;) {
       const detail::SwapLeg& l = legs[k];
       cl_event ev = nullptr;
@@ -476,6 +498,7 @@ MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std
                                 last ? 1 : 0, last ? &last : nullptr, &ev);
       if (q.status != CL_SUCCESS) {
         r.error += "; undoing it failed too (" + q.error + "): the bytes are in neither layout";
+        r.partial = true;
         break;
       }
       if (last) impl_->api->clReleaseEvent(last);

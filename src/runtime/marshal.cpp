@@ -166,7 +166,12 @@ std::string Runtime::marshal(BufferState& b, cl_command_queue q, const Record& r
   cl_event done = nullptr;
   MarshalResult r =
       m->enqueue(q, b.mem, 0, rec, n, from, to, algorithm, deps.size(), deps.data(), &done);
-  if (r.status != CL_SUCCESS) return fmt::format("marshal failed ({}): {}", r.status, r.error);
+  if (r.status != CL_SUCCESS) {
+    if (r.partial)
+      log().critical("buffer #{}: a conversion {} -> {} failed half way: {}", b.id, from.str(),
+                     to.str(), r.error);
+    return fmt::format("marshal failed ({}): {}", r.status, r.error);
+  }
   for (const Access& a : b.users) release(a.event);
   b.users.clear();
   release(b.conversion.event);

@@ -227,7 +227,8 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
 // driver out of resources would: the device runs every other command.
 struct FailingEnqueue {
   static inline std::size_t count = 0, fail_at = 0;
-  static bool fails() { return ++count == fail_at; }
+  static inline bool persist = false;  // every command from fail_at on fails
+  static bool fails() { return ++count == fail_at || (persist && fail_at && count > fail_at); }
   static cl_int CL_API_CALL kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t* off,
                                    const size_t* global, const size_t* local, cl_uint nw,
                                    const cl_event* wl, cl_event* ev) {
@@ -314,11 +315,64 @@ TEST(MarshalSwap, SecondLegFailingUndoesTheFirst) {
       EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES) << what;
       EXPECT_NE(r.error.find("failed with OpenCL error"), std::string::npos) << r.error;
       EXPECT_EQ(r.error.find("neither layout"), std::string::npos) << r.error;
+      EXPECT_FALSE(r.partial) << what;
       EXPECT_GT(FailingEnqueue::count, w.first_leg + 1) << what << ": the first leg was not undone";
       clFinish(env.queue);
       EXPECT_TRUE(buf.read() == w.in) << what;
     }
   }
+}
+
+// A command after a conversion's first that the driver refuses for lack of resources is
+// enqueued again (the buffer is partly converted by then): a refusal that passes leaves
+// the result right; one that persists is reported as leaving the buffer partly converted.
+TEST(MarshalFaults, OutOfResourcesMidwayIsEnqueuedAgain) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  const cl_icd_dispatch api = FailingEnqueue::table();
+  dl::MarshalOptions o;
+  o.scratch_chunk_bytes = 4096;  // 4 chunks through the temporary: 8 commands
+  dl::Marshaler m(env.context, env.device, &api, o);
+  const dl::Record rec = dl::Record::uniform("u16", Scalar::Float, 16);
+  const std::size_t n = 256;
+  const Layout to = Layout::asta(8);
+  const auto in = dltest::random_bytes(n * rec.size(), 23);
+  std::vector<unsigned char> want(in.size());
+  dl::convert(rec, n, Layout::aos(), in.data(), to, want.data());
+  dltest::DeviceBuffer buf(in.size());
+  auto convert = [&](std::size_t fail_at, bool persist) {
+    buf.write(in);
+    FailingEnqueue::count = 0;
+    FailingEnqueue::fail_at = fail_at;
+    FailingEnqueue::persist = persist;
+    const auto r =
+        m.enqueue(env.queue, buf.mem, 0, rec, n, Layout::aos(), to, Algorithm::OutOfPlace);
+    FailingEnqueue::fail_at = 0;
+    FailingEnqueue::persist = false;
+    clFinish(env.queue);
+    return r;
+  };
+  ASSERT_EQ(convert(0, false).status, CL_SUCCESS);
+  const std::size_t total = FailingEnqueue::count;
+  ASSERT_GE(total, 3u);
+  for (std::size_t at : {std::size_t{2}, total}) {
+    const auto r = convert(at, false);
+    EXPECT_EQ(r.status, CL_SUCCESS) << "failing command " << at << ": " << r.error;
+    EXPECT_EQ(FailingEnqueue::count, total + 1) << "failing command " << at;
+    EXPECT_TRUE(buf.read() == want) << "failing command " << at;
+  }
+  // The first command refused: nothing enqueued, the bytes untouched, no retry.
+  auto r = convert(1, false);
+  EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES);
+  EXPECT_FALSE(r.partial);
+  EXPECT_EQ(FailingEnqueue::count, 1u);
+  EXPECT_TRUE(buf.read() == in);
+  // Refused for good after the first: reported as partly converted.
+  r = convert(2, true);
+  EXPECT_EQ(r.status, CL_OUT_OF_RESOURCES);
+  EXPECT_NE(r.error.find("partly converted"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.partial);
+  EXPECT_GT(FailingEnqueue::count, 3u) << "enqueued again before giving up";
 }
 
 // Square tiles through blocks much smaller than a tile (a 1 KiB local budget): pairs of
