@@ -317,31 +317,34 @@ std::vector<SwapLeg> swap_legs(const Record& rec, std::size_t n, const Layout& f
       return false;
     }
   };
-  auto asta = [&](const Layout& l) { return Layout::asta(static_cast<std::uint32_t>(l.width(n))); };
-  std::shared_ptr<const Record> r2;
-  std::size_t n2 = 0;
-  // (A B x 1 or 1 x D matrix is its own transpose: SWAP is then ASTA(T), one leg.)
-  auto moves = [&](const Layout& l) { return l.split > 1 && rec.slots().size() > l.split; };
-  // (RowsFirst: the records' rows in D x B order have the same slot table as in B x D,
-  // the rows being of one size, so ASTA(T) of `rec` moves them as they are.)
-  if (from.kind == LayoutKind::Swap) {
-    if (!view(from, r2, n2)) return {};
-    if (moves(from) && !rows_first)
-      legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
-    legs.push_back({self, n, asta(from), Layout::aos()});
-    if (moves(from) && rows_first)
-      legs.push_back({r2, n2, Layout::asta(from.split), Layout::aos()});
-  } else if (from != Layout::aos()) {
-    legs.push_back({self, n, from, Layout::aos()});
-  }
-  if (to.kind == LayoutKind::Swap) {
-    if (!view(to, r2, n2)) return {};
-    if (moves(to) && rows_first) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
-    legs.push_back({self, n, Layout::aos(), asta(to)});
-    if (moves(to) && !rows_first) legs.push_back({r2, n2, Layout::aos(), Layout::asta(to.split)});
-  } else if (to != Layout::aos()) {
-    legs.push_back({self, n, Layout::aos(), to});
-  }
+  // The legs from AoS into `l` (AoS itself: none; SWAP: its two views in `order`; a
+  // record's rows in D x B order have the slot table of B x D, the rows being of one size,
+  // so ASTA(T) of `rec` moves them as they are). Out of `l`: the same reversed.
+  bool ok = true;
+  auto into = [&](const Layout& l) {
+    std::vector<SwapLeg> in;
+    if (l.kind != LayoutKind::Swap) {
+      if (l != Layout::aos()) in.push_back({self, n, Layout::aos(), l});
+      return in;
+    }
+    std::shared_ptr<const Record> r2;
+    std::size_t n2 = 0;
+    if (!view(l, r2, n2)) {
+      ok = false;
+      return in;
+    }
+    in.push_back({self, n, Layout::aos(), Layout::asta(static_cast<std::uint32_t>(l.width(n)))});
+    // (A B x 1 or 1 x D matrix is its own transpose: SWAP is then ASTA(T), one leg.)
+    if (l.split > 1 && rec.slots().size() > l.split)
+      in.insert(rows_first ? in.begin() : in.end(), {r2, n2, Layout::aos(), Layout::asta(l.split)});
+    return in;
+  };
+  legs = into(from);
+  std::reverse(legs.begin(), legs.end());
+  for (SwapLeg& l : legs) std::swap(l.from, l.to);
+  const std::vector<SwapLeg> in = into(to);
+  if (!ok) return {};
+  legs.insert(legs.end(), in.begin(), in.end());
   return legs;
 }
 
