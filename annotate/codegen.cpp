@@ -7,6 +7,13 @@
 namespace dl::annotate {
 namespace {
 
+/// Row k of a swap's record e (dl_swap_in, dl_swap_in_da).
+constexpr const char* kSwapRow =
+    "  /* Row j bb + b inside the first n records, b d + j past them: linear in j\n"
+    "     with factors fixed per record, which a loop over j strength-reduces (a\n"
+    "     select between the two rows kept GPU compilers from doing so). */\n"
+    "  const dl_off jm = e < n ? bb : 1, bm = e < n ? 1 : d, k = j * jm + b * bm;\n";
+
 /// Integer (vector) type moving `size` bytes in one access.
 std::string unit_type(std::size_t size) {
   switch (size) {
@@ -289,13 +296,10 @@ std::string Codegen::swap_in() {
          "   whose rows are stored transposed (row j bb + b), where b < bb, j < d and x < c\n"
          "   are known. Records e >= n keep their AoS address. */\n"
          "static inline ulong dl_swap_in(dl_off w, dl_off n, dl_off bb, dl_off d, dl_off c,\n"
-         "                               dl_off z, dl_off e, dl_off b, dl_off j, dl_off x) {\n"
-         "  /* Row j bb + b inside the first n records, b d + j past them: linear in j\n"
-         "     with factors fixed per record, which a loop over j strength-reduces (a\n"
-         "     select between the two rows kept GPU compilers from doing so). */\n"
-         "  const dl_off jm = e < n ? bb : 1, bm = e < n ? 1 : d, k = j * jm + b * bm;\n"
-         "  return dl_tiled(w, n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
-         "}\n",
+         "                               dl_off z, dl_off e, dl_off b, dl_off j, dl_off x) {\n" +
+             std::string(kSwapRow) +
+             "  return dl_tiled(w, n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
+             "}\n",
          {}});
   return name;
 }
@@ -307,13 +311,10 @@ std::string Codegen::swap_in_da() {
         {name,
          "/* dl_swap_in for one tile of all n records (DA): (((j bb + b) n + e) c + x) z. */\n"
          "static inline ulong dl_swap_in_da(dl_off n, dl_off bb, dl_off d, dl_off c, dl_off z,\n"
-         "                                  dl_off e, dl_off b, dl_off j, dl_off x) {\n"
-         "  /* Row j bb + b inside the first n records, b d + j past them: linear in j\n"
-         "     with factors fixed per record, which a loop over j strength-reduces (a\n"
-         "     select between the two rows kept GPU compilers from doing so). */\n"
-         "  const dl_off jm = e < n ? bb : 1, bm = e < n ? 1 : d, k = j * jm + b * bm;\n"
-         "  return dl_da(n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
-         "}\n",
+         "                                  dl_off e, dl_off b, dl_off j, dl_off x) {\n" +
+             std::string(kSwapRow) +
+             "  return dl_da(n, bb * d * c * z, e, k * c * z, c * z) + (ulong)x * z;\n"
+             "}\n",
          {}});
   return name;
 }
