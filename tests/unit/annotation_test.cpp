@@ -43,6 +43,18 @@ void expect_rejected(const std::vector<std::pair<std::string, std::string>>& cas
 
 }  // namespace
 
+/// expect_rejected for clauses of one `//DL: AoS:` line each, above `kernel` (by default
+/// one of an array a and ints n, m and k).
+template <std::size_t N>
+void expect_clauses_rejected(
+    const std::pair<const char*, const char*> (&bad)[N],
+    const std::string& kernel = "__kernel void k(__global float *a, int n, int m, int k) {}\n") {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& [clause, want] : bad)
+    lines.push_back({std::string("//DL: AoS: ") + clause + "\n", want});
+  expect_rejected(lines, kernel);
+}
+
 TEST(Expr, Evaluates) {
   EXPECT_EQ(eval("global_size(0)"), 1024);
   EXPECT_EQ(eval("global_size(0) * global_size(1)"), 8192);
@@ -161,13 +173,7 @@ TEST(Annotation, TileWidthExpression) {
       {"a[n] -> ASTA(1048576 * 2)", "T is a whole number from 1 to 1048576"},
       {"a[n] -> ASTA((n)", "missing ')'"},
   };
-  for (const auto& [clause, want] : bad) {
-    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
-                                  "\n__kernel void k(__global float *a, int n) {}\n");
-    ASSERT_TRUE(e.has_errors()) << clause;
-    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
-        << clause << ": " << e.diagnostics[0].message;
-  }
+  expect_clauses_rejected(bad, "__kernel void k(__global float *a, int n) {}\n");
 }
 
 // `-> [..]`: two adjacent dimensions of a flat array exchanged. The first of the pair is
@@ -235,10 +241,7 @@ TEST(Annotation, DimensionSwap) {
       {"a[n][m] -> [m][n", "missing ']'"},
       {"a[x][m] -> [m][x]", "names 'x'"},
   };
-  std::vector<std::pair<std::string, std::string>> lines;
-  for (const auto& [clause, want] : bad)
-    lines.push_back({std::string("//DL: AoS: ") + clause + "\n", want});
-  expect_rejected(lines, "__kernel void k(__global float *a, int n, int m, int k) {}\n");
+  expect_clauses_rejected(bad);
 }
 
 // `-> [..]` with two dimensions exchanged that are not neighbours: SWAP(d1, B), B the
@@ -300,10 +303,7 @@ TEST(Annotation, DistantDimensionSwap) {
       {"a[n][sizeof(float)][k] -> [k][sizeof(float)][n]", "between the swapped two"},
       {"a[n][m][k] -> SWAP(4,2)", "SWAP is not written as a target"},
   };
-  std::vector<std::pair<std::string, std::string>> lines;
-  for (const auto& [clause, want] : bad)
-    lines.push_back({std::string("//DL: AoS: ") + clause + "\n", want});
-  expect_rejected(lines, "__kernel void k(__global float *a, int n, int m, int k) {}\n");
+  expect_clauses_rejected(bad);
 }
 
 // `-> DIAG` / `-> DIAG_MAIN`: planes diagonalized, the rows of a plane the dimension
@@ -336,13 +336,7 @@ TEST(Annotation, DiagonalTargets) {
       {"a[n][m] -> DA AOS2DIAG_flat_float", "converts to DIAG"},
       {"a[n][m] -> DIAGONAL", "unknown target layout 'DIAGONAL'"},
   };
-  for (const auto& [clause, want] : bad) {
-    auto e = dl::scan_annotations(std::string("//DL: AoS: ") + clause +
-                                  "\n__kernel void k(__global float *a, int n, int m) {}\n");
-    ASSERT_TRUE(e.has_errors()) << clause;
-    EXPECT_NE(e.diagnostics[0].message.find(want), std::string::npos)
-        << clause << ": " << e.diagnostics[0].message;
-  }
+  expect_clauses_rejected(bad, "__kernel void k(__global float *a, int n, int m) {}\n");
 }
 
 // `write_only`: the kernel never reads the buffer; it excludes `const`, and it is
