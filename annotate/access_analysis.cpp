@@ -1270,9 +1270,12 @@ class Analyzer {
   /// name), when the kernel never assigns it nor takes its address; null otherwise.
   const VarDecl* dim_param(const std::string& dim) {
     for (const ParmVarDecl* p : fd_->parameters())
-      if (!dim.empty() && p->getName() == dim)
-        return col_->modified.count(p) || address_taken(p) ? nullptr : p;
+      if (!dim.empty() && p->getName() == dim) return fixed(p);
     return nullptr;
+  }
+  /// Parameter `p` when the kernel never assigns it nor takes its address; null otherwise.
+  const VarDecl* fixed(const ParmVarDecl* p) {
+    return p && !col_->modified.count(p) && !address_taken(p) ? p : nullptr;
   }
   /// Whether `e` reads variable `v` (through parentheses and casts).
   static bool reads(const Expr* e, const VarDecl* v) {
@@ -1293,8 +1296,7 @@ class Analyzer {
   /// The kernel parameter `e` reads (through parentheses and casts) when the kernel never
   /// assigns it nor takes its address; null otherwise.
   const VarDecl* fixed_param(const Expr* e) {
-    const auto* p = dyn_cast_or_null<ParmVarDecl>(Collector::var(e->IgnoreParenImpCasts()));
-    return p && !col_->modified.count(p) && !address_taken(p) ? p : nullptr;
+    return fixed(dyn_cast_or_null<ParmVarDecl>(Collector::var(e->IgnoreParenImpCasts())));
   }
   /// Whether `e` is `a * b` or `b * a` (through parentheses and casts).
   static bool product_of(const Expr* e, const VarDecl* a, const VarDecl* b) {
