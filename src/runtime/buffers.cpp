@@ -193,9 +193,15 @@ bool Runtime::watched(cl_mem m) {
   return false;
 }
 
-std::string Runtime::pinned(cl_mem m) {
+bool Runtime::host_visible(cl_mem m) {
+  for (BufferState* x : family(m))
+    if (x->host_visible) return true;
+  return false;
+}
+
+std::string Runtime::pinned(cl_mem m, bool host_visible_ok) {
   for (BufferState* x : family(m)) {
-    if (x->host_visible)
+    if (x->host_visible && !host_visible_ok)
       return fmt::format("buffer #{} is host-visible memory (CL_MEM_USE_HOST_PTR)", x->id);
     if (x->maps) return fmt::format("buffer #{} is mapped", x->id);
     if (x->images) return fmt::format("an image was created over buffer #{}", x->id);

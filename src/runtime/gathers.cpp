@@ -183,7 +183,7 @@ std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::str
     const std::string map = ga.map ? map_kernel_name(ks.name, ga.name) : std::string();
     for (std::size_t s = 0; s < rt.gathered.size(); ++s) {
       const GatheredCopy& c = rt.gathered[s];
-      if (c.x == u.x && c.index == u.index && c.elem == u.shape.elem &&
+      if (!c.host && c.x == u.x && c.index == u.index && c.elem == u.shape.elem &&
           (ga.map ? c.program == ks.program->shadow && c.map == map
                   : c.index_bytes == ib && c.index_signed == is_signed))
         u.slot = static_cast<int>(s);
@@ -295,6 +295,106 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     }
   }
   return {};
+}
+
+namespace {
+
+bool is_copy_of(const GatheredCopy& c, const HostCopyUse& u) {
+  return c.host && c.x == u.x && c.layout == u.to && c.n == u.n && c.record == *u.rec;
+}
+
+std::string set_copy_arg(const KernelState& ks, cl_uint at, cl_mem m) {
+  cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof(cl_mem), &m);
+  if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, at, sizeof(cl_mem), &m);
+  return st == CL_SUCCESS ? std::string() : fmt::format("setting argument {} failed ({})", at, st);
+}
+
+}  // namespace
+
+double host_copy_cost(Runtime& rt, const HostCopyUse& u) {
+  for (GatheredCopy& c : rt.gathered)
+    if (is_copy_of(c, u)) {
+      measure(c);
+      return c.gather_ns;
+    }
+  return 0;
+}
+
+std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
+                        const std::vector<HostCopyUse>& uses, WaitList& w) {
+  if (uses.empty()) return {};
+  const QueueInfo qi = rt.queue(q);
+  Marshaler* m = rt.marshaler(qi.context, qi.device);
+  if (!m) return "no marshaler for this device";
+  for (const HostCopyUse& u : uses) {
+    const std::size_t bytes = rt.buffer(u.x)->size, body = u.n * u.rec->size();
+    const std::string what =
+        fmt::format("argument {} (host-visible memory): its copy in {}", u.arg, u.to.str());
+    auto it = std::find_if(rt.gathered.begin(), rt.gathered.end(),
+                           [&](const GatheredCopy& c) { return is_copy_of(c, u); });
+    if (it == rt.gathered.end()) {
+      GatheredCopy c;
+      c.host = true;
+      c.x = u.x;
+      c.layout = u.to;
+      c.n = u.n;
+      c.record = *u.rec;
+      it = rt.gathered.insert(rt.gathered.end(), c);
+    }
+    GatheredCopy& c = *it;
+    measure(c);  // the last copy's device time, before its event goes
+    // As for a gather: a copy launches on other queues may still read gets a new buffer.
+    if (!c.copy || c.bytes != bytes || c.queue != q || !qi.in_order) {
+      if (c.bytes != bytes) c.gather_ns = 0;
+      drop(c);
+      cl_int err = CL_SUCCESS;
+      if (!rt.controls.fault("alloc"))
+        c.copy = real().clCreateBuffer(qi.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+      if (!c.copy)
+        return fmt::format(
+            "{}: allocating {} bytes failed ({})", what, bytes,
+            rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
+      c.bytes = bytes;
+    }
+    c.valid = false;
+    // The bytes after the records, as they are; then the records, converted as they are
+    // copied (ASTA or DA: the marshaler's out-of-place forms).
+    if (body < bytes) {
+      cl_event e = nullptr;
+      const cl_int st = real().clEnqueueCopyBuffer(q, u.x, c.copy, body, body, bytes - body,
+                                                   w.size(), w.data(), &e);
+      if (st != CL_SUCCESS)
+        return fmt::format("{}: copying the {} bytes after the records failed ({})", what,
+                           bytes - body, st);
+      w.converted(e);
+    }
+    cl_event done = nullptr;
+    const MarshalResult r = m->enqueue_copy(q, u.x, 0, c.copy, 0, *u.rec, u.n, Layout::aos(), u.to,
+                                            w.size(), w.data(), &done);
+    if (r.status != CL_SUCCESS) return fmt::format("{} failed ({}): {}", what, r.status, r.error);
+    release(c.built);
+    retain(done);
+    c.built = done;
+    c.queue = qi.in_order ? q : nullptr;
+    c.valid = true;
+    w.converted(done);
+    ks.stats->host_copies++;
+    if (rt.controls.profiling())
+      rt.profile(done, fmt::format("host copy {} {}", u.arg, u.to.str()), "host copy", q, ks.stats,
+                 nullptr, r.first);
+    release(r.first);
+    log().debug("kernel {}: argument {} read from a copy of host-visible memory in {} ({} bytes)",
+                ks.name, u.arg, u.to.str(), bytes);
+    for (cl_uint at : u.at)
+      if (std::string e = set_copy_arg(ks, at, c.copy); !e.empty())
+        return fmt::format("{}: {}", what, e);
+  }
+  return {};
+}
+
+void host_copies_done(const KernelState& ks, const std::vector<HostCopyUse>& uses) {
+  for (const HostCopyUse& u : uses)
+    for (cl_uint at : u.at) set_copy_arg(ks, at, u.x);
 }
 
 }  // namespace dl::rt

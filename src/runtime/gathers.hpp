@@ -32,6 +32,33 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
                           const std::vector<GatherUse>& uses, WaitList& w,
                           const std::shared_ptr<KernelPolicy>& kp);
 
+/// A `const` argument bound to host-visible memory (CL_MEM_USE_HOST_PTR), which DL never
+/// converts in place: the launch reads a copy of it in the annotation's layout instead,
+/// made on the device from the host's bytes, again at every launch (the host may change
+/// them without a command). docs/runtime.md, "Host-visible memory: layout copies".
+struct HostCopyUse {
+  cl_mem x = nullptr;
+  const Record* rec = nullptr;
+  std::size_t n = 0;
+  Layout to;
+  std::vector<cl_uint> at;  // the parameters of the DL builds bound to x
+  std::string arg;          // for messages
+  double cost_ns = 0;       // what the last copy of x in `to` took on the device (0: unknown)
+};
+
+/// The device time of the last copy `u` asks for, where one was made and measured.
+double host_copy_cost(Runtime& rt, const HostCopyUse& u);
+
+/// Makes the copies `uses` needs on `q` (after `w`, which then holds them) and passes
+/// them to the DL builds of `ks` in place of the host-visible buffers. Why it failed, or
+/// empty; nothing to undo either way (the application's buffers are only read).
+std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
+                        const std::vector<HostCopyUse>& uses, WaitList& w);
+
+/// After the launch was enqueued (or not): the DL builds take the application's buffers
+/// again, as the application set them.
+void host_copies_done(const KernelState& ks, const std::vector<HostCopyUse>& uses);
+
 /// Whether argument `i` of `ks` is an array its gathers read (the kernel never writes it).
 bool gathered_arg(const KernelState& ks, std::size_t i);
 

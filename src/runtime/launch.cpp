@@ -37,7 +37,10 @@ struct Need {
   Layout to;
   std::string arg;
   bool write_only = false;  // every annotation binding the buffer says the kernel never reads it
+  bool read_only = false;   // every annotation binding the buffer says `const`
+  bool copy = false;        // host-visible: the launch reads a copy in `to` (HostCopyUse)
   bool wide = false;        // the buffer is too large for 32-bit offsets
+  cl_uint at = 0;           // the parameter
 };
 
 cl_int forward(const Launch& l, cl_kernel k, cl_uint nw, const cl_event* w, cl_event* e) {
@@ -289,12 +292,18 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
       nd.to = Layout::asta(ps.tile);
     }
     nd.write_only = b.write_only;
+    nd.read_only = b.read_only;
+    nd.at = static_cast<cl_uint>(ks.buffer_args[bi]);
     out.push_back(std::move(nd));
   }
-  // One buffer bound to two annotated arguments: the kernel reads it unless neither does.
+  // One buffer bound to two annotated arguments: the kernel reads it unless neither does,
+  // and may write it unless neither does.
   for (Need& nd : out)
     for (const Need& o : out)
-      if (o.mem == nd.mem && !o.write_only) nd.write_only = false;
+      if (o.mem == nd.mem) {
+        nd.write_only = nd.write_only && o.write_only;
+        nd.read_only = nd.read_only && o.read_only;
+      }
   // Buffers annotated [*] that share one record count: the smallest of theirs.
   for (int pass = 0; pass < 2; ++pass)
     for (std::size_t i = 0; i < out.size() && i < ks.whole_group.size(); ++i)
@@ -313,15 +322,47 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     why = std::move(a);
     return {};
   }
-  for (const Need& nd : out)
+  for (Need& nd : out)
     // Any conversion (another layout, n or record: a flat array read with another length)
-    // rewrites the buffer's bytes, which a pinned buffer must keep.
-    if (BufferState* b = rt.buffer(nd.mem);
-        b->layout != nd.to || b->n != nd.n || (b->layout != Layout::aos() && b->record != *nd.rec))
-      if (std::string p = rt.pinned(nd.mem); !p.empty()) {
-        why = fmt::format("argument {}: {}", nd.arg, p);
+    // rewrites the buffer's bytes, which a pinned buffer must keep. Host-visible memory the
+    // kernel only reads is read from a copy in the layout instead.
+    if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n ||
+                                            (b->layout != Layout::aos() && b->record != *nd.rec)) {
+      // (A copy is made in one pass, by the marshaler's out-of-place forms: ASTA and DA.)
+      const bool host = rt.host_visible(nd.mem);
+      nd.copy = host && nd.read_only && nd.to.tiled();
+      if (std::string p = rt.pinned(nd.mem, nd.copy); !p.empty()) {
+        why = fmt::format(
+            "argument {}: {}{}", nd.arg, p,
+            !host || nd.copy ? std::string()
+            : nd.read_only ? fmt::format(" (a launch reads a copy of it in ASTA or DA, not in {})",
+                                         nd.to.str())
+                           : std::string(" that the kernel may write (not annotated const)"));
         return {};
       }
+    }
+  return out;
+}
+
+/// The copies of host-visible memory `nds` asks for, one per buffer.
+std::vector<HostCopyUse> host_copy_uses(Runtime& rt, const std::vector<Need>& nds) {
+  std::vector<HostCopyUse> out;
+  for (const Need& nd : nds) {
+    if (!nd.copy) continue;
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const HostCopyUse& u) { return u.x == nd.mem; });
+    if (it == out.end()) {
+      HostCopyUse u;
+      u.x = nd.mem;
+      u.rec = nd.rec;
+      u.n = nd.n;
+      u.to = nd.to;
+      u.arg = nd.arg;
+      u.cost_ns = host_copy_cost(rt, u);
+      it = out.insert(out.end(), u);
+    }
+    it->at.push_back(nd.at);
+  }
   return out;
 }
 
@@ -384,7 +425,8 @@ cl_int launch_plain(Runtime& rt, KernelState& ks, const Launch& l, bool may_fail
 /// The shadow kernel on the layouts of `nds`; the fallback when a conversion fails.
 cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
                           const std::vector<Need>& nds, const std::vector<GatherUse>& gathers,
-                          const Decision& d, std::string& why) {
+                          const std::vector<HostCopyUse>& copies, const Decision& d,
+                          std::string& why) {
   WaitList w(l.num_wait, l.wait, false);
   // Plain buffer arguments, and regions overlapping the annotated ones: AoS.
   for (const auto& a : ks.args) {
@@ -397,9 +439,19 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   // The gathered copies, from the AoS bytes, before any conversion (nothing to undo).
   why = gather_copies(rt, ks, l.queue, gathers, w, d.kp);
   if (!why.empty()) return CL_SUCCESS;
+  // The copies of host-visible memory, likewise; the DL builds take the application's
+  // buffers back once the launch is enqueued or given up.
+  struct Restore {
+    const KernelState& ks;
+    const std::vector<HostCopyUse>& copies;
+    ~Restore() { host_copies_done(ks, copies); }
+  } restore{ks, copies};
+  why = host_copies(rt, ks, l.queue, copies, w);
+  if (!why.empty()) return CL_SUCCESS;
   std::uint64_t marshals = 0;
   std::vector<cl_mem> done;
   for (const auto& nd : nds) {
+    if (nd.copy) continue;
     BufferState* b = rt.buffer(nd.mem);
     b->annotated = true;
     rt.list(*b);
@@ -457,6 +509,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   std::string why;
   std::vector<Need> nds;
   std::vector<GatherUse> gathers;
+  std::vector<HostCopyUse> copies;
   // A kernel the controller judged never to pay keeps AoS whatever it needs: its
   // launches skip the work of evaluating the annotation (a launch-bound application
   // pays it on every launch).
@@ -468,6 +521,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   else if (here && !never_pays(rt, kp)) {
     nds = needs(rt, ks, ll, why);
     if (why.empty()) gathers = gather_needs(rt, ks, why);
+    if (why.empty()) copies = host_copy_uses(rt, nds);
   }
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A
@@ -476,20 +530,35 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
     std::vector<Converting> converting;
     for (const Need& nd : nds)
       if (const BufferState* b = rt.buffer(nd.mem);
-          b->layout != nd.to || b->n != nd.n || b->record != *nd.rec) {
+          !nd.copy && (b->layout != nd.to || b->n != nd.n || b->record != *nd.rec)) {
         const bool free_there = !rt.content_shortcut(*b, nd.to, nd.write_only).empty();
         converting.push_back({nd.mem, nd.n * nd.rec->size(), free_there});
       }
     // A gather costs what the last one took, else about one way of a conversion of its copy.
     for (const GatherUse& g : gathers)
       if (g.build) converting.push_back({g.x, g.bytes, true, g.cost_ns});
+    // A copy of host-visible memory is made at every launch (one way, no way back).
+    for (const HostCopyUse& c : copies)
+      converting.push_back({c.x, rt.buffer(c.x)->size, true, c.cost_ns});
     const Decision d = here ? decide(rt, ks, l.queue, converting, std::move(kp)) : left_aos(rt);
     if (!d.why.empty()) ks.stats->policy = d.why;
+    // ... so each launch is an epoch of its own for the controller, as if the host had
+    // read and written the bytes after it.
+    struct EpochEnd {
+      Runtime& rt;
+      const Decision& d;
+      bool copies;
+      ~EpochEnd() {
+        if (!copies || !d.kp) return;
+        std::lock_guard<std::mutex> lock(rt.policy_mutex);
+        d.kp->rule.epoch_end();
+      }
+    } epoch_end{rt, d, !copies.empty()};
     if (!d.transform) {
       ks.stats->kept_aos++;
       return launch_plain(rt, ks, l, may_fail, d);
     }
-    cl_int st = launch_transformed(rt, ks, l, nds, gathers, d, why);
+    cl_int st = launch_transformed(rt, ks, l, nds, gathers, copies, d, why);
     if (why.empty()) return st;
   }
   // Once per kernel and reason as a warning (an application that launches it thousands of

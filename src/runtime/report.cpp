@@ -176,6 +176,9 @@ void Runtime::summary() {
       std::fprintf(stderr, "[dl]     gathered copies: %llu gathered (%.3f ms), %llu read again\n",
                    (unsigned long long)k->gathers, k->gather_ns / 1e6,
                    (unsigned long long)k->gathers_reused);
+    if (k->host_copies)
+      std::fprintf(stderr, "[dl]     copies of host-visible memory: %llu made (%.3f ms)\n",
+                   (unsigned long long)k->host_copies, k->host_copy_ns / 1e6);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
     if (k->kept_aos || !k->policy.empty())
@@ -223,8 +226,9 @@ void Runtime::write_outputs() {
 #undef DL_CONTROL
     r["controls"] = c;
     json ks = json::array();
-    std::uint64_t launches = 0, transformed = 0, fallbacks = 0;
+    std::uint64_t launches = 0, transformed = 0, fallbacks = 0, host_copies = 0;
     for (const auto& [name, s] : kernel_stats) {
+      host_copies += s->host_copies;
       launches += s->launches;
       transformed += s->transformed_launches;
       fallbacks += s->fallbacks;
@@ -240,6 +244,8 @@ void Runtime::write_outputs() {
                     {"gathers", s->gathers},
                     {"gathers_reused", s->gathers_reused},
                     {"gather_ns", s->gather_ns},
+                    {"host_copies", s->host_copies},
+                    {"host_copy_ns", s->host_copy_ns},
                     {"device_ns", s->device_ns}});
     }
     r["policy"] = policy_report();
@@ -258,7 +264,8 @@ void Runtime::write_outputs() {
     r["totals"] = {{"kernel_launches", launches}, {"transformed_launches", transformed},
                    {"fallbacks", fallbacks},      {"marshals", marshals},
                    {"marshal_bytes", bytes},      {"marshal_device_ns", mns},
-                   {"state_only", state_only},    {"uploads", uploads}};
+                   {"state_only", state_only},    {"uploads", uploads},
+                   {"host_copies", host_copies}};
     r["kernels"] = ks;
     r["buffers"] = bs;
     json caches = {{"mib", controls.DL_CACHE_MIB}};

@@ -113,6 +113,8 @@ struct KernelStats {
   std::uint64_t kept_aos = 0;  // launches the profitability controller kept in AoS
   std::uint64_t gathers = 0, gathers_reused = 0;  // gathered copies built / read again
   std::uint64_t gather_ns = 0;                    // the gathers' device time
+  std::uint64_t host_copies = 0;                  // layout copies of host-visible memory made
+  std::uint64_t host_copy_ns = 0;                 // their device time
   std::string policy;                             // the controller's last decision and its numbers
   std::string offsets;  // the width of the transformed kernel's offsets, and why
   std::uint64_t device_ns = 0;
@@ -202,6 +204,12 @@ struct GatheredCopy {
   std::vector<std::shared_ptr<KernelPolicy>> policies;
   cl_command_queue queue = nullptr;  // the in-order queue of that gather and every
                                      // launch that read it since; null: several
+  /// A layout copy of host-visible memory (gathers.cpp, host_copies): x's n records of
+  /// `record` in `layout`, made again at every launch that reads it (no index, no map).
+  bool host = false;
+  Layout layout = Layout::aos();
+  std::size_t n = 0;
+  Record record;
 };
 
 /// A command that touched a buffer. `event` may be null for the last command of an
@@ -391,7 +399,10 @@ class Runtime {
   void order_after_conversions(cl_mem m, cl_command_queue q, WaitList& wait);
   /// Why the bytes of `m` cannot be converted in place now (host-visible memory, an open
   /// map, an image over them, a pending command that may fail); empty when they can.
-  std::string pinned(cl_mem m);
+  /// `host_visible_ok`: host-visible memory is not a reason (a launch reads a copy of it).
+  std::string pinned(cl_mem m, bool host_visible_ok = false);
+  /// Whether `m` or a buffer it is a region of is host-visible memory (CL_MEM_USE_HOST_PTR).
+  bool host_visible(cl_mem m);
   /// DL's own in-order queue on the first device of `c`, for conversions that belong to
   /// no command of the application (an image created over a converted buffer).
   cl_command_queue own_queue(cl_context c);

@@ -101,7 +101,10 @@ void record(Pending& p) {
                                      nullptr) != CL_SUCCESS)
     return;
   if (end < start) end = start;
-  if (p.ks) (p.category == "gather" ? p.ks->gather_ns : p.ks->device_ns) += end - start;
+  if (p.ks)
+    (p.category == "gather"      ? p.ks->gather_ns
+     : p.category == "host copy" ? p.ks->host_copy_ns
+                                 : p.ks->device_ns) += end - start;
   if (p.bs) p.bs->device_ns += end - start;
   if (!rt.controls.DL_TRACE.empty()) trace(p, start, end);
 }

@@ -293,6 +293,9 @@ std::string print(const Op& op) {
       break;
     case OpKind::ObserveHost:
       s << "observe the host array of b" << op.buf;
+      if (op.size)
+        s << ", then write seed " << op.seed << " into its bytes [" << op.off << ", "
+          << op.off + op.size << ") directly";
       break;
     case OpKind::UserEvent:
       s << "launch " << launch_text(op) << " on a new queue like q" << op.queue

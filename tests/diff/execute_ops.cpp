@@ -423,6 +423,11 @@ void Executor::observe_host(const Op& op) {
   Thread& t = th(op);
   drain(t, op.id, b.root);
   t.stream.bytes(op.id, "host array", b.host, b.size);
+  // Then written directly, as applications on CPUs do between commands.
+  if (op.size && op.off + op.size <= b.size) {
+    const auto data = random_bytes(op.size, op.seed);
+    std::memcpy(b.host + op.off, data.data(), op.size);
+  }
 }
 
 void Executor::image(const Op& op) {

@@ -217,7 +217,8 @@ void uevent(Builder& b) {
 }
 
 // CL_MEM_USE_HOST_PTR buffers (and sub-buffers of them): the host array is observed
-// after clFinish and after the buffer's release.
+// after clFinish (and half the time written directly then: the launches that read it
+// through a copy in their layout must see the new bytes) and after the buffer's release.
 void hostptr(Builder& b) {
   const int q = b.queue(b.rng().chance(70));
   std::vector<int> pool;
@@ -237,7 +238,7 @@ void hostptr(Builder& b) {
       b.random_launch(q, b.rng().pick(pool), pool);
     } else if (v < 70) {
       if (b.rng().chance(60)) b.finish(q);
-      b.observe_host(b.buf(b.rng().pick(pool)).root);
+      b.observe_host(b.buf(b.rng().pick(pool)).root, b.rng().chance(50));
     } else {
       b.random_op(q, pool);
     }

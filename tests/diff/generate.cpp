@@ -511,8 +511,14 @@ void Builder::finish(int q) {
   emit(OpKind::Finish, q);
 }
 
-void Builder::observe_host(int b) {
-  emit(OpKind::ObserveHost).buf = b;
+void Builder::observe_host(int b, bool write) {
+  Op& op = emit(OpKind::ObserveHost);
+  op.buf = b;
+  const std::size_t size = buf(b).size;
+  if (!write || size == 0) return;
+  op.seed = seeds_++;
+  op.off = static_cast<std::size_t>(r_.in(0, static_cast<std::int64_t>(size) - 1));
+  op.size = static_cast<std::size_t>(r_.in(1, static_cast<std::int64_t>(size - op.off)));
 }
 
 void Builder::user_event(int q, int b, const std::vector<int>& pool) {

@@ -92,7 +92,8 @@ class Builder {
   int map(int q, int b, MapKind kind);
   void unmap(int m);
   void finish(int q);
-  void observe_host(int b);
+  /// `write`: then the host writes random bytes over a part of the array directly.
+  void observe_host(int b, bool write = false);
   void user_event(int q, int b, const std::vector<int>& pool);
   void image(int q, int b);
   void binary();

@@ -241,6 +241,70 @@ void host_visible_memory(Ctx& c) {
   cl.clReleaseKernel(k);
 }
 
+/// Host-visible memory bound to `const` arguments: the launches read copies in their
+/// layouts, made again at each launch, so the host's direct writes between launches
+/// reach the kernel; a sub-buffer of such a buffer; one host-visible and one ordinary
+/// argument of a launch (a copy and a conversion); a flat array read with two record
+/// lengths; a kernel that writes it (runs untransformed).
+void host_visible_const(Ctx& c) {
+  auto v = make_particles(N, 40);
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                               N * sizeof(Particle), v.data(), &err);
+  CHECK(err);
+  cl_mem out = plain(c, N * sizeof(float));
+  cl_kernel weigh = kernel(c, "weigh");
+  for (int n : {N, 513, N}) {
+    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh, N);
+    read_floats(c, out, N);
+    for (auto& p : v) p.mass += 1.0f;  // written directly (common on CPUs)
+  }
+  cl_mem s = sub(m, 8 * sizeof(Particle), 512 * sizeof(Particle));
+  const int n512 = 512;
+  set_args(weigh, {{sizeof s, &s}, {sizeof n512, &n512}, {sizeof out, &out}});
+  launch(c, weigh, 512);
+  read_floats(c, out, 512);
+  cl_kernel weigh_da = kernel(c, "weigh_da");  // into DA: the tiled transpose
+  for (int n : {N, 100}) {
+    set_args(weigh_da, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh_da, N);
+    read_floats(c, out, N);
+    v[n - 1].mass *= 3.0f;
+  }
+  cl.clReleaseKernel(weigh_da);
+  auto w = make_particles(N, 41);
+  cl_mem plainbuf = buffer(c, w);
+  cl_kernel weigh2 = kernel(c, "weigh2");
+  const int n = N;
+  for (auto [a, b] : {std::pair{m, plainbuf}, std::pair{plainbuf, m}, std::pair{m, m}}) {
+    set_args(weigh2, {{sizeof a, &a}, {sizeof b, &b}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh2, N);
+    read_floats(c, out, N);
+    v[7].mass = -v[7].mass;
+  }
+  read_all(c, plainbuf, N);
+  // Floats of the particles read as records of K floats.
+  cl_kernel sums = kernel(c, "row_sums");
+  for (int K : {3, 5}) {
+    const int rows = N * int(sizeof(Particle) / sizeof(float)) / K;
+    set_args(sums, {{sizeof m, &m}, {sizeof rows, &rows}, {sizeof K, &K}, {sizeof out, &out}});
+    launch(c, sums, N);
+    read_floats(c, out, N);
+  }
+  cl_kernel advance = kernel(c, "advance");
+  step(c, advance, m, N, 0.5f);
+  CHECK(cl.clFinish(c.queue));
+  c.keep(v.data(), N * sizeof(Particle));
+  cl.clReleaseKernel(advance);
+  cl.clReleaseMemObject(s);
+  cl.clReleaseMemObject(m);
+  for (cl_mem x : {out, plainbuf}) cl.clReleaseMemObject(x);
+  cl.clReleaseKernel(weigh);
+  cl.clReleaseKernel(weigh2);
+  cl.clReleaseKernel(sums);
+}
+
 /// Two const-annotated arguments of one launch over overlapping bytes: the parent and a
 /// sub-buffer at record 8, then two overlapping sub-buffers.
 void overlapping_const_arguments(Ctx& c) {
@@ -497,6 +561,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["failed_user_event"] = failed_user_event;
   s["shared_const_threads"] = shared_const_threads;
   s["host_visible_memory"] = host_visible_memory;
+  s["host_visible_const"] = host_visible_const;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;
   s["staged_alias"] = staged_alias;

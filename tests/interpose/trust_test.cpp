@@ -45,6 +45,21 @@ TEST_P(Trust, HostVisibleMemoryStaysAoS) {
   expect_same("host_visible_memory", r);
 }
 
+TEST_P(Trust, HostVisibleConstArgumentsReadCopies) {
+  Result r = run("host_visible_const", GetParam());
+  expect_same("host_visible_const", r);
+  // weigh 4, weigh_da 2, weigh2 3 (one copy for both arguments in the last), row_sums 2.
+  EXPECT_EQ(total(r, "host_copies"), 11u) << r.log;
+  EXPECT_EQ(total(r, "transformed_launches"), 11u) << r.log;
+  EXPECT_EQ(total(r, "fallbacks"), 1u) << r.log;  // advance writes it
+  EXPECT_NE(r.log.find("not annotated const"), std::string::npos) << r.log;
+  // A copy that cannot be allocated: the original kernels, the same bytes.
+  Result f = run("host_visible_const", GetParam(), "DL_FAULT=alloc");
+  expect_same("host_visible_const", f);
+  EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
+  EXPECT_NE(f.log.find("its copy in ASTA"), std::string::npos) << f.log;
+}
+
 TEST_P(Trust, OverlappingConstArguments) {
   Result r = run("overlapping_const_arguments", GetParam());
   expect_same("overlapping_const_arguments", r);
