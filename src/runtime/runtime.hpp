@@ -196,9 +196,10 @@ struct GatheredCopy {
   std::vector<unsigned char> key;  // the values of the map's arguments it was made with
   cl_mem copy = nullptr;           // DL's buffer
   std::size_t bytes = 0;
-  bool valid = false;        // holds x[col[i]] of the bytes they hold now
-  cl_event built = nullptr;  // its last gather (retained)
-  double gather_ns = 0;      // the device time of a gather, once measured
+  bool valid = false;          // holds x[col[i]] of the bytes they hold now
+  cl_event built = nullptr;    // its last gather (retained)
+  cl_event started = nullptr;  // that gather's first command, where it took several (retained)
+  double gather_ns = 0;        // the device time of a gather, once measured
   /// The controller's rules of the kernels that read it: a write to x or col ends their
   /// epoch, as a host access ends the epoch of a converted buffer.
   std::vector<std::shared_ptr<KernelPolicy>> policies;
