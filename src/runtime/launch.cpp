@@ -328,7 +328,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     // kernel only reads is read from a copy in the layout instead.
     if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n ||
                                             (b->layout != Layout::aos() && b->record != *nd.rec)) {
-      // (A copy is made in one pass, by the marshaler's out-of-place forms: ASTA and DA.)
+      // (Copies are made into ASTA and DA only: gathers.cpp, host_copies.)
       const bool host = rt.host_visible(nd.mem);
       nd.copy = host && nd.read_only && nd.to.tiled();
       if (std::string p = rt.pinned(nd.mem, nd.copy); !p.empty()) {
