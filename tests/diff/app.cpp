@@ -149,7 +149,7 @@ dl_diff::Case warm_up() {
       l.len = len;
       l.tile = tile;
       l.row = row;
-      const bool planes = row || f == Form::DiagK || f == Form::DiagMK;
+      const bool planes = row || f == Form::DiagK || f == Form::DiagMK || f == Form::SumDiag;
       l.g = static_cast<std::size_t>(planes ? n * tile : n);
       add(l);
       Op r;
@@ -174,6 +174,8 @@ dl_diff::Case warm_up() {
           // Planes diagonalized: one plane of up to n rows, and planes of 3 rows.
           launch(Form::DiagK, 1, len, std::min(n, most));
           launch(Form::DiagMK, std::max(std::min(n, most) / 3, 1), len, 3);
+          launch(Form::SumSwapD, 1, len, std::max(std::min(n, most / 2), 1), 2);
+          launch(Form::SumDiag, 1, len, std::min(n, most));
           launch(Form::SumK, std::min(n, most), len);
         }
     }

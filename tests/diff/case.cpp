@@ -30,6 +30,8 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::SwapD) return i.flat ? "fswapd" : "";
   if (f == Form::DiagK) return i.flat ? "fdiagk" : "";
   if (f == Form::DiagMK) return i.flat ? "fdiagmk" : "";
+  if (f == Form::SumSwapD) return i.flat ? "fswapsum" : "";
+  if (f == Form::SumDiag) return i.flat ? "fdiagsum" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
   if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
   if (i.flat) {
@@ -79,7 +81,9 @@ const char* form_text(Form f) {
                             "g[m][t][K] -> DIAG_MAIN, arguments",
                             "gather: x[idx], bytes",
                             "map: x[scramble], bytes, s an argument",
-                            "g[m][t][K][J] -> [m][J][K][t], arguments"};
+                            "g[m][t][K][J] -> [m][J][K][t], arguments",
+                            "const g[m][t][K][J] -> [m][J][K][t], arguments",
+                            "const g[m][t][K] -> DIAG, arguments"};
   return t[static_cast<int>(f)];
 }
 
@@ -208,9 +212,16 @@ std::string launch_text(const Op& op) {
       s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row
         << ", k=" << op.k;
       break;
+    case Form::SumSwapD:
+      s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row << ", out=b"
+        << op.buf2;
+      break;
     case Form::DiagK:
     case Form::DiagMK:
       s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", k=" << op.k;
+      break;
+    case Form::SumDiag:
+      s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", out=b" << op.buf2;
       break;
     case Form::Dims:
       s << ", d={k=" << op.k << ", count=" << static_cast<std::uint32_t>(op.n)

@@ -69,7 +69,9 @@ enum class Form : std::uint8_t {
   DiagMK,
   Gather,
   Map,
-  SwapD
+  SwapD,
+  SumSwapD,  // SwapD read only, each record's hash into out (buf2)
+  SumDiag    // DiagK read only, each row's hash into out (buf2)
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);

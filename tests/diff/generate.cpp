@@ -201,15 +201,18 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
   const int n = n_upto(floats / static_cast<std::size_t>(K));  // n records of K floats fit
   // Two dimensions swapped (neighbours, or t and J): records of K rows of J floats, t and
   // the outer count m of every size, t and m DL must refuse (0, negative), and rows with
-  // J = 1.
-  if (!sum && r_.chance(20)) {
+  // J = 1. Read only (t and J), each record's hash into an output.
+  if (r_.chance(20)) {
     const int rows[] = {1, 2, 3, 7};
     const int J = rows[r_.in(0, 3)];
     const int tiles[] = {1, 2, 3, 7, 16, 0, -2};
     const int t = tiles[r_.in(0, 6)];
     const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * K * J);
     const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(floats / plane);
-    launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
+    if (sum)
+      launch(q, Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
+    else
+      launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
     Op& op = c_.ops.back();
     op.len = K;
     op.tile = t;
@@ -218,13 +221,17 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     return;
   }
   // Planes diagonalized (both directions): m planes of t rows of K floats, planes of one
-  // row, of one column (K = 1), square and not, and rows per plane DL must refuse.
-  if (!sum && r_.chance(20)) {
+  // row, of one column (K = 1), square and not, and rows per plane DL must refuse. Read
+  // only (DIAG), each row's hash into an output.
+  if (r_.chance(20)) {
     const int tiles[] = {1, 2, 3, 7, 16, 0, -2};
     const int t = tiles[r_.in(0, 6)];
     const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * K);
     const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(floats / plane);
-    launch(q, r_.chance(50) ? Form::DiagK : Form::DiagMK, a, -1, m);
+    if (sum)
+      launch(q, Form::SumDiag, a, out_for(m * std::max(t, 1)), m);
+    else
+      launch(q, r_.chance(50) ? Form::DiagK : Form::DiagMK, a, -1, m);
     Op& op = c_.ops.back();
     op.len = K;
     op.tile = t;

@@ -488,6 +488,18 @@ __kernel void fswapd(__global float *g, int m, int t, int K, int J, int k) {
     for (int x = 0; x < J; ++x) g[(i * K + y) * J + x] += (float)(k + y * J + x);
 }
 
+// The same swap read only: the hash of each record's K rows of J floats (host-visible
+// memory read through a copy in SWAP(t, K)).
+//DL: AoS: const g[m][t][K][J] -> [m][J][K][t]
+__kernel void fswapsum(__global const float *g, int m, int t, int K, int J, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  uint s = 0u;
+  for (int y = 0; y < K; ++y)
+    for (int x = 0; x < J; ++x) s ^= as_uint(g[(i * K + y) * J + x]) * (uint)(2 * (y * J + x) + 1);
+  out[i] = s;
+}
+
 // Planes diagonalized (docs/remappings.md): g[m][t][K], m planes of t rows of K floats,
 // along the secondary or the main diagonal. A work-item updates its row from left to
 // right, each scalar from the one before it. m, t and K change between launches of one
@@ -507,6 +519,16 @@ __kernel void fdiagmk(__global float *g, int m, int t, int K, int k) {
   for (int x = K - 1; x >= 0; --x)
     g[(i * K) + x] =
         g[i * K + x] * 2.0f - (float)(k + i % 5) + (x + 1 < K ? g[i * K + x + 1] : 0.0f);
+}
+
+// Diagonalized planes read only: the hash of each row.
+//DL: AoS: const g[m][t][K] -> DIAG
+__kernel void fdiagsum(__global const float *g, int m, int t, int K, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  uint s = 0u;
+  for (int x = 0; x < K; ++x) s ^= as_uint(g[i * K + x]) * (uint)(2 * x + 1);
+  out[i] = s;
 }
 
 // The same with unsigned arguments, read only.
