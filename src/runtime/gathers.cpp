@@ -360,11 +360,11 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     }
     c.valid = false;
     // Into DA the tiled transpose reads the records once and writes them in their places
-    // (the bytes after them copied as they are). Into ASTA(T) the whole buffer is copied,
-    // then converted in the copy by the in-place tile transposes: on the H200 both passes
-    // together took 0.6 of the time of the out-of-place map copy (bench/README.md,
-    // "Host-visible memory").
-    const bool in_copy = u.to.kind == LayoutKind::ASTA;
+    // (the bytes after them copied as they are). Into any other layout the whole buffer is
+    // copied, then converted in the copy as a buffer of the application would be: into
+    // ASTA(T) by the in-place tile transposes, which on the H200 took with the copy 0.6 of
+    // the time of the one-pass map copy (bench/README.md, "Host-visible memory").
+    const bool in_copy = u.to.kind != LayoutKind::DA;
     const std::size_t plain = in_copy ? 0 : body;  // copied as they are from here
     cl_event first = nullptr;
     if (plain < bytes) {

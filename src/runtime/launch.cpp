@@ -328,16 +328,12 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     // kernel only reads is read from a copy in the layout instead.
     if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n ||
                                             (b->layout != Layout::aos() && b->record != *nd.rec)) {
-      // (Copies are made into ASTA and DA only: gathers.cpp, host_copies.)
       const bool host = rt.host_visible(nd.mem);
-      nd.copy = host && nd.read_only && nd.to.tiled();
+      nd.copy = host && nd.read_only;
       if (std::string p = rt.pinned(nd.mem, nd.copy); !p.empty()) {
         why = fmt::format(
             "argument {}: {}{}", nd.arg, p,
-            !host || nd.copy ? std::string()
-            : nd.read_only ? fmt::format(" (a launch reads a copy of it in ASTA or DA, not in {})",
-                                         nd.to.str())
-                           : std::string(" that the kernel may write (not annotated const)"));
+            host && !nd.read_only ? " that the kernel may write (not annotated const)" : "");
         return {};
       }
     }
