@@ -313,17 +313,8 @@ std::string set_copy_arg(const KernelState& ks, cl_uint at, cl_mem m) {
 
 }  // namespace
 
-double host_copy_cost(Runtime& rt, const HostCopyUse& u) {
-  for (GatheredCopy& c : rt.gathered)
-    if (is_copy_of(c, u)) {
-      measure(c);
-      return c.gather_ns;
-    }
-  return 0;
-}
-
 std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
-                        const std::vector<HostCopyUse>& uses, WaitList& w) {
+                        const std::vector<HostCopyUse>& uses, WaitList& w, Spans& spans) {
   if (uses.empty()) return {};
   const QueueInfo qi = rt.queue(q);
   Marshaler* m = rt.marshaler(qi.context, qi.device);
@@ -392,6 +383,7 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     retain(done);
     c.built = done;
     c.started = first;  // (the reference taken above)
+    spans.emplace_back(first ? first : done, done);
     c.queue = qi.in_order ? q : nullptr;
     c.valid = true;
     w.converted(done);

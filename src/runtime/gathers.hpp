@@ -43,17 +43,14 @@ struct HostCopyUse {
   Layout to;
   std::vector<cl_uint> at;  // the parameters of the DL builds bound to x
   std::string arg;          // for messages
-  double cost_ns = 0;       // what the last copy of x in `to` took on the device (0: unknown)
 };
 
-/// The device time of the last copy `u` asks for, where one was made and measured.
-double host_copy_cost(Runtime& rt, const HostCopyUse& u);
-
 /// Makes the copies `uses` needs on `q` (after `w`, which then holds them) and passes
-/// them to the DL builds of `ks` in place of the host-visible buffers. Why it failed, or
-/// empty; nothing to undo either way (the application's buffers are only read).
+/// them to the DL builds of `ks` in place of the host-visible buffers; `spans` gets each
+/// copy's first and last command (the controller counts them with the launch). Why it
+/// failed, or empty; nothing to undo either way (the application's buffers are only read).
 std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
-                        const std::vector<HostCopyUse>& uses, WaitList& w);
+                        const std::vector<HostCopyUse>& uses, WaitList& w, Spans& spans);
 
 /// After the launch was enqueued (or not): the DL builds take the application's buffers
 /// again, as the application set them.

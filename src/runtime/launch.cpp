@@ -341,7 +341,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
 }
 
 /// The copies of host-visible memory `nds` asks for, one per buffer.
-std::vector<HostCopyUse> host_copy_uses(Runtime& rt, const std::vector<Need>& nds) {
+std::vector<HostCopyUse> host_copy_uses(const std::vector<Need>& nds) {
   std::vector<HostCopyUse> out;
   for (const Need& nd : nds) {
     if (!nd.copy) continue;
@@ -354,7 +354,6 @@ std::vector<HostCopyUse> host_copy_uses(Runtime& rt, const std::vector<Need>& nd
       u.n = nd.n;
       u.to = nd.to;
       u.arg = nd.arg;
-      u.cost_ns = host_copy_cost(rt, u);
       it = out.insert(out.end(), u);
     }
     it->at.push_back(nd.at);
@@ -378,7 +377,8 @@ void written_by(Runtime& rt, const KernelState& ks) {
 /// of the offset width's `trial` (of the 64-bit build: `wide`) gives it its event.
 cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitList& w,
                bool watched, const Decision& d, bool transformed,
-               const std::shared_ptr<WidthTrial>* trial = nullptr, bool wide = false) {
+               const std::shared_ptr<WidthTrial>* trial = nullptr, bool wide = false,
+               const Spans& copies = {}) {
   written_by(rt, ks);
   const bool profiling = rt.controls.profiling();
   const bool trialled = trial && *trial;
@@ -394,7 +394,7 @@ cl_int enqueue(Runtime& rt, KernelState& ks, const Launch& l, cl_kernel k, WaitL
   if (profiling)
     rt.profile(ev.get(), ks.name, transformed ? "kernel (transformed)" : "kernel", l.queue,
                ks.stats, nullptr);
-  count_launch(rt, d, ev.get(), transformed, l.sync);
+  count_launch(rt, d, ev.get(), transformed, l.sync, copies);
   if (trialled) width_launched(rt, *trial, wide, ev.get(), l.sync);
   return st;
 }
@@ -442,7 +442,8 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     const std::vector<HostCopyUse>& copies;
     ~Restore() { host_copies_done(ks, copies); }
   } restore{ks, copies};
-  why = host_copies(rt, ks, l.queue, copies, w);
+  Spans copied;
+  why = host_copies(rt, ks, l.queue, copies, w, copied);
   if (!why.empty()) return CL_SUCCESS;
   std::uint64_t marshals = 0;
   std::vector<cl_mem> done;
@@ -490,7 +491,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
       ks.whole_set[i] = n;
     }
   ks.stats->transformed_launches++;
-  return enqueue(rt, ks, l, wide ? ks.wide : ks.shadow, w, true, d, true, &trial, wide);
+  return enqueue(rt, ks, l, wide ? ks.wide : ks.shadow, w, true, d, true, &trial, wide, copied);
 }
 
 /// A kernel with a shadow: transformed if the controller says so, else AoS.
@@ -517,7 +518,7 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
   else if (here && !never_pays(rt, kp)) {
     nds = needs(rt, ks, ll, why);
     if (why.empty()) gathers = gather_needs(rt, ks, why);
-    if (why.empty()) copies = host_copy_uses(rt, nds);
+    if (why.empty()) copies = host_copy_uses(nds);
   }
   if (why.empty()) {
     // The profitability controller: convert now, or keep AoS (not a fallback). A
@@ -533,23 +534,13 @@ cl_int launch_with_shadow(Runtime& rt, KernelState& ks, const Launch& l, bool ma
     // A gather costs what the last one took, else about one way of a conversion of its copy.
     for (const GatherUse& g : gathers)
       if (g.build) converting.push_back({g.x, g.bytes, true, g.cost_ns});
-    // A copy of host-visible memory is made at every launch (one way, no way back).
-    for (const HostCopyUse& c : copies)
-      converting.push_back({c.x, rt.buffer(c.x)->size, true, c.cost_ns});
+    // A copy of host-visible memory is made at every launch: it counts as part of the
+    // transformed launch, whose measured time includes it (count_launch), so it costs
+    // nothing here but keeps the controller judging (as a gather kept from launch to
+    // launch would), and the kernel is transformed only once that time beats AoS.
+    for (const HostCopyUse& c : copies) converting.push_back({c.x, 0, true, 1});
     const Decision d = here ? decide(rt, ks, l.queue, converting, std::move(kp)) : left_aos(rt);
     if (!d.why.empty()) ks.stats->policy = d.why;
-    // ... so each launch is an epoch of its own for the controller, as if the host had
-    // read and written the bytes after it.
-    struct EpochEnd {
-      Runtime& rt;
-      const Decision& d;
-      bool copies;
-      ~EpochEnd() {
-        if (!copies || !d.kp) return;
-        std::lock_guard<std::mutex> lock(rt.policy_mutex);
-        d.kp->rule.epoch_end();
-      }
-    } epoch_end{rt, d, !copies.empty()};
     if (!d.transform) {
       ks.stats->kept_aos++;
       return launch_plain(rt, ks, l, may_fail, d);

@@ -90,11 +90,26 @@ const Experience* recalled(Runtime& rt, const std::string& device, const std::st
 struct Measured {
   std::shared_ptr<KernelPolicy> kp;
   bool transformed;
+  Spans also;  // retained
 };
 
-/// Gives the device time of completed launch `e` to the rule.
-void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed) {
-  const double ns = status == CL_COMPLETE ? device_ns(e) : -1;
+void release_spans(Spans& s) {
+  for (auto& [first, last] : s) {
+    release(first);
+    release(last);
+  }
+  s.clear();
+}
+
+/// Gives the device time of completed launch `e`, and of the commands `also` it needed, to
+/// the rule (releasing `also`).
+void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed, Spans& also) {
+  double ns = status == CL_COMPLETE ? device_ns(e) : -1;
+  for (const auto& [first, last] : also) {
+    const double s = ns < 0 ? -1 : span_ns(first, last);
+    ns = s < 0 ? -1 : ns + s;
+  }
+  release_spans(also);
   if (ns < 0) return;
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
@@ -103,7 +118,7 @@ void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed) {
 
 void CL_CALLBACK on_kernel_done(cl_event e, cl_int status, void* data) {
   std::unique_ptr<Measured> m(static_cast<Measured*>(data));
-  give_time(e, status, *m->kp, m->transformed);
+  give_time(e, status, *m->kp, m->transformed, m->also);
   release(e);
 }
 
@@ -355,7 +370,8 @@ Decision decide_setup(Runtime& rt, const KernelState& ks, cl_command_queue q, do
   return d;
 }
 
-void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, SyncMeasure* sync) {
+void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, SyncMeasure* sync,
+                  const Spans& also) {
   if (!d.kp) return;
   {
     std::lock_guard<std::mutex> lock(rt.policy_mutex);
@@ -363,14 +379,21 @@ void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, 
   }
   if (!d.measure || !e) return;
   retain(e);
+  Spans kept = also;
+  for (auto& [first, last] : kept) {
+    retain(first);
+    retain(last);
+  }
   if (d.sync && sync) {
     sync->e = e;
+    sync->also = std::move(kept);
     sync->kp = d.kp;
     sync->transformed = transformed;
     return;
   }
-  auto* m = new Measured{d.kp, transformed};
+  auto* m = new Measured{d.kp, transformed, std::move(kept)};
   if (real().clSetEventCallback(e, CL_COMPLETE, &on_kernel_done, m) == CL_SUCCESS) return;
+  release_spans(m->also);
   delete m;
   release(e);
 }
@@ -500,7 +523,7 @@ void SyncMeasure::finish() {
     cl_int status = CL_COMPLETE;
     if (real().clWaitForEvents(1, &e) == CL_SUCCESS)
       real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-    give_time(e, status, *kp, transformed);
+    give_time(e, status, *kp, transformed, also);
     release(e);
     e = nullptr;
   }

@@ -100,6 +100,7 @@ bool pick_wide(Runtime& rt, const KernelState& ks, cl_command_queue q, bool must
 /// settle after its last launch.
 struct SyncMeasure {
   cl_event e = nullptr;  // retained
+  Spans also;            // counted with it (retained)
   std::shared_ptr<KernelPolicy> kp;
   bool transformed = false;
   std::shared_ptr<WidthTrial> width;
@@ -114,7 +115,9 @@ void width_launched(Runtime& rt, const std::shared_ptr<WidthTrial>& t, bool wide
                     SyncMeasure* sync);
 
 /// After the launch was enqueued with event `e`: counts it, and feeds its time to the rule
-/// when the decision asked to measure it (through `sync` when it must be waited for).
-void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, SyncMeasure* sync);
+/// when the decision asked to measure it (through `sync` when it must be waited for), with
+/// the device time of `also` (the copies of host-visible memory it read, made for it alone).
+void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, SyncMeasure* sync,
+                  const Spans& also = {});
 
 }  // namespace dl::rt

@@ -135,12 +135,17 @@ void release(cl_event e) {
 }
 
 double device_ns(cl_event e) {
+  return span_ns(e, e);
+}
+
+double span_ns(cl_event first, cl_event last) {
   cl_int status = CL_COMPLETE;
   cl_ulong start = 0, end = 0;
+  cl_event e = last;
   if (real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
                             nullptr) != CL_SUCCESS ||
       status != CL_COMPLETE ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start,
+      real().clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                      nullptr) != CL_SUCCESS ||
       real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
           CL_SUCCESS ||

@@ -530,6 +530,10 @@ void release(cl_event e);
 /// The device time of completed command `e` (event profiling); negative when it failed,
 /// is not complete or was not profiled.
 double device_ns(cl_event e);
+/// From the start of `first` to the end of `last` (complete, after `first`), likewise.
+double span_ns(cl_event first, cl_event last);
+/// Commands of DL's own that a launch needed, each from its first event to its last.
+using Spans = std::vector<std::pair<cl_event, cl_event>>;
 /// Waits for `e` and releases it unless the application keeps it.
 cl_int finish_blocking(cl_event e, bool app_keeps);
 

@@ -71,6 +71,25 @@ void heavy_run(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
+/// A kernel that only reads host-visible memory, 60 times: each transformed launch reads
+/// a copy made for it.
+void heavy_host_run(Ctx& c) {
+  constexpr int n = 1 << 18;
+  auto v = make_particles(n, 57);
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                               n * sizeof(Particle), v.data(), &err);
+  CHECK(err);
+  cl_mem out = plain(c, n * sizeof(float));
+  cl_kernel k = kernel(c, "weigh");
+  set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+  for (int it = 0; it < 60; ++it) launch(c, k, n);
+  read_floats(c, out, n);
+  cl.clReleaseKernel(k);
+  cl.clReleaseMemObject(out);
+  cl.clReleaseMemObject(m);
+}
+
 /// One launch between host reads, many times: epochs of one launch.
 void read_every_launch(Ctx& c) {
   auto v = make_particles(N, 55);
@@ -137,6 +156,7 @@ void add_policy_scenarios(Scenarios& s) {
   s["long_run"] = long_run;
   s["read_every_launch"] = read_every_launch;
   s["heavy_run"] = heavy_run;
+  s["heavy_host_run"] = heavy_host_run;
 }
 
 }  // namespace hookapp

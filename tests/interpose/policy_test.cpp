@@ -197,6 +197,32 @@ TEST(Policy, CheapConversionsAreTriedAndJudgedByMeasurement) {
   EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 60);
 }
 
+TEST(Policy, HostCopiesCountInTheTransformedLaunch) {
+  // Host-visible memory read through a copy made at every launch: the controller times the
+  // transformed launch with its copy, whatever the conversions cost.
+  const std::string dir = cache_dir("host_copies");
+  calibrate(dir, [](nlohmann::json& d) {
+    d["may_pay"] = true;
+    d["to_layout_bytes_per_ns"] = 1e9;  // free
+    d["to_aos_bytes_per_ns"] = 1e9;
+  });
+  Result r = run("heavy_host_run", "preload", auto_env(dir));
+  expect_same("heavy_host_run", r);
+  const auto* k = kernel(r, "weigh");
+  ASSERT_NE(k, nullptr) << r.log;
+  if ((*k)["policy"].get<std::string>().find("preparing the transformed kernel") !=
+      std::string::npos)
+    GTEST_SKIP() << "the AoS launches ran faster than DL's build of the program took";
+  ASSERT_GE((*k)["host_copies"].get<int>(), 1) << r.report.dump(2);
+  EXPECT_EQ((*k)["host_copies"], (*k)["transformed_launches"]);
+  EXPECT_EQ((*k)["transformed_launches"].get<int>() + (*k)["kept_aos"].get<int>(), 60);
+  const double copy_ms =
+      (*k)["host_copy_ns"].get<double>() / 1e6 / (*k)["host_copies"].get<double>();
+  const auto& rule = r.report["policy"]["kernels"][0];
+  EXPECT_NE(rule["verdict"], "unknown") << r.report["policy"].dump(2);
+  EXPECT_GE(rule["transformed_ms"].get<double>(), copy_ms) << r.report.dump(2);
+}
+
 TEST(Policy, AWayThereWithoutConversionIsNotCharged) {
   // A device where converting to ASTA takes days and back is free. Epochs that begin
   // with a zero fill change the layout without a conversion on the way there: the
