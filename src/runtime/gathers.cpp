@@ -335,6 +335,18 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       it = rt.gathered.insert(rt.gathered.end(), c);
     }
     GatheredCopy& c = *it;
+    if (rt.controls.DL_HOST_PTR == "keep" && c.valid && c.copy && c.bytes == bytes) {
+      // No command may have written x since the copy was made: read it again.
+      if (c.queue != q || !qi.in_order) {
+        w.add(c.built);  // made for another queue: this launch follows it by its event
+        c.queue = nullptr;
+      }
+      ks.stats->host_copies_reused++;
+      for (cl_uint at : u.at)
+        if (std::string e = set_copy_arg(ks, at, c.copy); !e.empty())
+          return fmt::format("{}: {}", what, e);
+      continue;
+    }
     measure(c);  // the last copy's device time, before its event goes
     // As for a gather: a copy launches on other queues may still read gets a new buffer.
     if (!c.copy || c.bytes != bytes || c.queue != q || !qi.in_order) {

@@ -361,6 +361,15 @@ std::vector<HostCopyUse> host_copy_uses(const std::vector<Need>& nds) {
   return out;
 }
 
+/// Whether argument `i` of `ks` is bound to a parameter annotated `const`.
+bool const_arg(const KernelState& ks, std::size_t i) {
+  if (ks.annotation < 0 || !ks.program) return false;
+  const KernelAnnotation& ka = ks.ann();
+  for (std::size_t b = 0; b < ka.buffers.size() && b < ks.buffer_args.size(); ++b)
+    if (ka.buffers[b].read_only && static_cast<std::size_t>(ks.buffer_args[b]) == i) return true;
+  return false;
+}
+
 /// The launch may write every buffer it is given: their bytes are neither undefined nor
 /// uniform any more (after the conversions it needed were decided).
 void written_by(Runtime& rt, const KernelState& ks) {
@@ -368,8 +377,10 @@ void written_by(Runtime& rt, const KernelState& ks) {
   for (std::size_t i = 0; i < ks.args.size(); ++i)
     if (const cl_mem m = ks.args[i].mem) {
       rt.touched(m, true);
-      // The arrays its own gathers read are const to the kernel (dl-annotate checks).
-      if (!gathered_arg(ks, i)) rt.gathered_written(m);
+      // The arrays its own gathers read, and its arguments annotated const, are const to
+      // the kernel (dl-annotate checks); a write through another argument over the same
+      // bytes marks them all the same.
+      if (!gathered_arg(ks, i) && !const_arg(ks, i)) rt.gathered_written(m);
     }
 }
 

@@ -176,9 +176,11 @@ void Runtime::summary() {
       std::fprintf(stderr, "[dl]     gathered copies: %llu gathered (%.3f ms), %llu read again\n",
                    (unsigned long long)k->gathers, k->gather_ns / 1e6,
                    (unsigned long long)k->gathers_reused);
-    if (k->host_copies)
-      std::fprintf(stderr, "[dl]     copies of host-visible memory: %llu made (%.3f ms)\n",
-                   (unsigned long long)k->host_copies, k->host_copy_ns / 1e6);
+    if (k->host_copies || k->host_copies_reused)
+      std::fprintf(stderr,
+                   "[dl]     copies of host-visible memory: %llu made (%.3f ms), %llu read again\n",
+                   (unsigned long long)k->host_copies, k->host_copy_ns / 1e6,
+                   (unsigned long long)k->host_copies_reused);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
     if (k->kept_aos || !k->policy.empty())
@@ -245,6 +247,7 @@ void Runtime::write_outputs() {
                     {"gathers_reused", s->gathers_reused},
                     {"gather_ns", s->gather_ns},
                     {"host_copies", s->host_copies},
+                    {"host_copies_reused", s->host_copies_reused},
                     {"host_copy_ns", s->host_copy_ns},
                     {"device_ns", s->device_ns}});
     }

@@ -114,6 +114,7 @@ struct KernelStats {
   std::uint64_t gathers = 0, gathers_reused = 0;  // gathered copies built / read again
   std::uint64_t gather_ns = 0;                    // the gathers' device time
   std::uint64_t host_copies = 0;                  // layout copies of host-visible memory made
+  std::uint64_t host_copies_reused = 0;           // ... read again (DL_HOST_PTR=keep)
   std::uint64_t host_copy_ns = 0;                 // their device time
   std::string policy;                             // the controller's last decision and its numbers
   std::string offsets;  // the width of the transformed kernel's offsets, and why

@@ -60,6 +60,25 @@ TEST_P(Trust, HostVisibleConstArgumentsReadCopies) {
   EXPECT_NE(f.log.find("its copy in ASTA"), std::string::npos) << f.log;
 }
 
+TEST_P(Trust, HostVisibleCopiesKeptUntilACommandWrites) {
+  // 9 launches of weigh: a copy made at every launch by default; under DL_HOST_PTR=keep
+  // made at the first, read again right after a launch (twice), made again after each of
+  // the map, write, fill, copy, kernel and sub-buffer kernel.
+  Result r = run("host_visible_commands", GetParam());
+  expect_same("host_visible_commands", r);
+  const auto* k = kernel(r, "weigh");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["host_copies"], 9) << r.log;
+  EXPECT_EQ((*k)["host_copies_reused"], 0) << r.log;
+  Result kept = run("host_visible_commands", GetParam(), "DL_HOST_PTR=keep");
+  expect_same("host_visible_commands", kept);
+  k = kernel(kept, "weigh");
+  ASSERT_NE(k, nullptr) << kept.log;
+  EXPECT_EQ((*k)["host_copies"], 7) << kept.log;
+  EXPECT_EQ((*k)["host_copies_reused"], 2) << kept.log;
+  EXPECT_EQ((*k)["transformed_launches"], 9) << kept.log;
+}
+
 TEST_P(Trust, OverlappingConstArguments) {
   Result r = run("overlapping_const_arguments", GetParam());
   expect_same("overlapping_const_arguments", r);
