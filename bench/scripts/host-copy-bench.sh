@@ -7,8 +7,10 @@
 #
 # For each S (records of S floats, n records), RUNS times (default 2): the input a
 # CL_MEM_USE_HOST_PTR buffer over the host array (--host-ptr) natively, under
-# `dl-run --policy always` (a copy in ASTA(T) before every launch) and under `dl-run`
-# (the default policy); and, for comparison, the input written to an ordinary buffer
+# `dl-run --policy always` (a copy in ASTA(T) before every launch), under `dl-run` (the
+# default policy) and under `DL_HOST_PTR=keep dl-run` (the copy kept while no command
+# writes the buffer; the application writes it only before its first launch); and, for
+# comparison, the input written to an ordinary buffer
 # natively and under `dl-run --policy always` (converted in place once). Each run writes
 # its JSON and DL's report under $OUT/host-copy/; bench/scripts/host_copy_json.py gathers
 # them. HOST_COPY_CASES overrides the cases ("S:n S:n ..."; the committed rewrite
@@ -32,6 +34,8 @@ for c in ${HOST_COPY_CASES:-16:4194304}; do
       "$app" "${common[@]}" --host-ptr --json "$dir/hostptr-always-$S-$r.json"
     "$run" --report "$dir/hostptr-auto-$S-$r.report.json" -- \
       "$app" "${common[@]}" --host-ptr --json "$dir/hostptr-auto-$S-$r.json"
+    DL_HOST_PTR=keep "$run" --report "$dir/hostptr-keep-$S-$r.report.json" -- \
+      "$app" "${common[@]}" --host-ptr --json "$dir/hostptr-keep-$S-$r.json"
     "$app" "${common[@]}" --json "$dir/device-native-$S-$r.json"
     "$run" --policy always --report "$dir/device-always-$S-$r.report.json" -- \
       "$app" "${common[@]}" --json "$dir/device-always-$S-$r.json"

@@ -28,7 +28,8 @@ rows = []
 for f in sorted(glob.glob(os.path.join(a.dir, "*.json"))):
     if f.endswith(".report.json"):
         continue
-    m = re.match(r"(hostptr|device)-(native|always|auto)-(\d+)-(\d+)\.json$", os.path.basename(f))
+    m = re.match(r"(hostptr|device)-(native|always|auto|keep)-(\d+)-(\d+)\.json$",
+                 os.path.basename(f))
     if not m:
         continue
     app = json.load(open(f))
@@ -42,6 +43,7 @@ for f in sorted(glob.glob(os.path.join(a.dir, "*.json"))):
         row.update({"launches": k["launches"], "transformed": k["transformed_launches"],
                     "kept_aos": k["kept_aos"], "fallbacks": k["fallbacks"],
                     "fallback_reasons": k["fallback_reasons"], "host_copies": k["host_copies"],
+                    "host_copies_reused": k.get("host_copies_reused", 0),
                     "host_copy_ms_each": k["host_copy_ns"] / 1e6 / max(1, k["host_copies"]),
                     "policy": k["policy"]})
     rows.append(row)
