@@ -5,6 +5,8 @@
 //   dl-app-micro --mode app [--S 5] [--iters 10]   (the annotated AoS kernel only)
 //   dl-app-micro --mode app --host-ptr ...         (its input a CL_MEM_USE_HOST_PTR buffer
 //                                                   over the host array)
+//   dl-app-micro --mode app --alloc-host-ptr ...   (its input a CL_MEM_ALLOC_HOST_PTR
+//                                                   buffer, written through a map)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,7 +82,7 @@ int main(int argc, char** argv) try {
   if (o.mode == "app") {
     // The unmodified application: AoS data, the annotated kernel, `iters` launches; the
     // input written to the device, or (--host-ptr) a buffer over the host array itself.
-    const bool host_ptr = args.has("host-ptr");
+    const bool host_ptr = args.has("host-ptr"), alloc_host = args.has("alloc-host-ptr");
     for (long long S : Ss) {
       std::vector<float> a(n * S);
       dlb::Rng rng(S);
@@ -98,6 +100,15 @@ int main(int argc, char** argv) try {
         cl_int err = CL_SUCCESS;
         ab = clCreateBuffer(d.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, host, &err);
         dlb::check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+      } else if (alloc_host) {
+        ab = dlb::make_buffer(d, bytes, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR);
+        cl_int err = CL_SUCCESS;
+        void* mapped = clEnqueueMapBuffer(d.queue, ab, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                          bytes, 0, nullptr, nullptr, &err);
+        dlb::check(err, "clEnqueueMapBuffer");
+        std::memcpy(mapped, a.data(), bytes);
+        dlb::check(clEnqueueUnmapMemObject(d.queue, ab, mapped, 0, nullptr, nullptr),
+                   "clEnqueueUnmapMemObject");
       } else {
         ab = dlb::make_buffer(d, bytes, CL_MEM_READ_ONLY);
         dlb::write(d, ab, a.data(), bytes);
@@ -131,6 +142,7 @@ int main(int argc, char** argv) try {
       std::free(host);
       out["cases"].push_back({{"case", "S=" + std::to_string(S)},
                               {"host_ptr", host_ptr},
+                              {"alloc_host_ptr", alloc_host},
                               {"iters", o.iters},
                               {"kernel_ms", ms / o.iters},
                               {"loop_ms_per_launch", loop},
@@ -139,7 +151,11 @@ int main(int argc, char** argv) try {
       std::printf(
           "S=%2lld app mode%s: %.3f ms per launch (kernel), %.3f ms per launch (loop), "
           "%.1f ms wall, check ok\n",
-          S, host_ptr ? " (host pointer)" : "", ms / o.iters, loop, wall);
+          S,
+          host_ptr     ? " (host pointer)"
+          : alloc_host ? " (allocated host pointer)"
+                       : "",
+          ms / o.iters, loop, wall);
     }
     out["under_dl"] = dlb::under_dl();
     dlb::write_json(o.json, out);
