@@ -81,6 +81,14 @@ cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra) {
   return m;
 }
 
+cl_mem host_buffer(Ctx& c, std::vector<Particle>& v) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                               v.size() * sizeof(Particle), v.data(), &err);
+  CHECK(err);
+  return m;
+}
+
 void step(Ctx& c, cl_kernel k, cl_mem m, int n, float dt, cl_command_queue q, cl_uint nw,
           const cl_event* w, cl_event* e) {
   CHECK(cl.clSetKernelArg(k, 0, sizeof m, &m));

@@ -13,22 +13,22 @@
 #include <string>
 #include <vector>
 
-#define API_LIST(X)                                                                               \
-  X(clGetPlatformIDs)                                                                             \
-  X(clGetDeviceIDs)                                                                               \
-  X(clGetDeviceInfo)                                                                              \
-  X(clCreateContext)                                                                              \
-  X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource) X(clBuildProgram)            \
-      X(clGetProgramBuildInfo) X(clGetProgramInfo) X(clCreateProgramWithBinary) X(clCreateKernel) \
-          X(clSetKernelArg) X(clCreateBuffer) X(clCreateSubBuffer) X(clCreateImage)               \
-              X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer)            \
-                  X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)        \
-                      X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clEnqueueReadImage)      \
-                          X(clFinish) X(clFlush) X(clWaitForEvents) X(clGetEventInfo)             \
-                              X(clCreateUserEvent) X(clSetUserEventStatus) X(clReleaseEvent)      \
-                                  X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)    \
-                                      X(clReleaseCommandQueue) X(clReleaseContext)                \
-                                          X(clCompileProgram) X(clLinkProgram) X(clCloneKernel)
+#define API_LIST(X)                                                                                \
+  X(clGetPlatformIDs)                                                                              \
+  X(clGetDeviceIDs)                                                                                \
+  X(clGetDeviceInfo)                                                                               \
+  X(clCreateContext)                                                                               \
+  X(clCreateCommandQueueWithProperties)                                                            \
+  X(clCreateProgramWithSource) X(clBuildProgram) X(clGetProgramBuildInfo) X(clGetProgramInfo)      \
+      X(clCreateProgramWithBinary) X(clCreateKernel) X(clSetKernelArg) X(clCreateBuffer)           \
+          X(clCreateSubBuffer) X(clCreateImage) X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer)   \
+              X(clEnqueueWriteBuffer) X(clEnqueueReadBufferRect) X(clEnqueueCopyBuffer)            \
+                  X(clEnqueueFillBuffer) X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)          \
+                      X(clEnqueueReadImage) X(clFinish) X(clFlush) X(clWaitForEvents)              \
+                          X(clGetEventInfo) X(clCreateUserEvent) X(clSetUserEventStatus)           \
+                              X(clReleaseEvent) X(clReleaseMemObject) X(clReleaseKernel)           \
+                                  X(clReleaseProgram) X(clReleaseCommandQueue) X(clReleaseContext) \
+                                      X(clCompileProgram) X(clLinkProgram) X(clCloneKernel)
 
 struct Api {
 #define X(name) decltype(&::name) name = nullptr;
@@ -77,6 +77,8 @@ std::vector<Particle> make_particles(std::size_t n, unsigned seed);
 cl_program build(Ctx& c, const std::string& src, const char* options = "");
 cl_kernel kernel(Ctx& c, const char* name);
 cl_mem buffer(Ctx& c, const std::vector<Particle>& v, cl_mem_flags extra = 0);
+/// A CL_MEM_USE_HOST_PTR buffer over `v` (host-visible memory: the host sees `v` itself).
+cl_mem host_buffer(Ctx& c, std::vector<Particle>& v);
 void step(Ctx& c, cl_kernel k, cl_mem m, int n, float dt, cl_command_queue q = nullptr,
           cl_uint nw = 0, const cl_event* w = nullptr, cl_event* e = nullptr);
 void read_all(Ctx& c, cl_mem m, std::size_t n);

@@ -76,10 +76,7 @@ void heavy_run(Ctx& c) {
 void heavy_host_run(Ctx& c) {
   constexpr int n = 1 << 18;
   auto v = make_particles(n, 57);
-  cl_int err = CL_SUCCESS;
-  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
-                               n * sizeof(Particle), v.data(), &err);
-  CHECK(err);
+  cl_mem m = host_buffer(c, v);
   cl_mem out = plain(c, n * sizeof(float));
   cl_kernel k = kernel(c, "weigh");
   set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});

@@ -146,10 +146,8 @@ void failed_user_event(Ctx& c) {
 /// Six threads with their own in-order queues read one const-annotated buffer while a
 /// seventh reads it back from the host (and, second round, all share one out-of-order
 /// queue, ordered by events).
-void shared_const_threads(Ctx& c) {
+void const_threads(Ctx& c, cl_mem shared) {
   constexpr int kThreads = 6, kIters = 12;
-  auto v = make_particles(N, 37);
-  cl_mem shared = buffer(c, v);
   for (bool one_ooo_queue : {false, true}) {
     cl_command_queue ooo = nullptr;
     cl_int err = CL_SUCCESS;
@@ -199,6 +197,21 @@ void shared_const_threads(Ctx& c) {
     for (auto& h : host) c.keep(h.data(), h.size() * sizeof(Particle));
     if (ooo) cl.clReleaseCommandQueue(ooo);
   }
+}
+
+void shared_const_threads(Ctx& c) {
+  auto v = make_particles(N, 37);
+  cl_mem shared = buffer(c, v);
+  const_threads(c, shared);
+  cl.clReleaseMemObject(shared);
+}
+
+/// The same over host-visible memory: each launch reads a copy of it (made for it, or
+/// kept under DL_HOST_PTR=keep), made on one thread's queue and read on others.
+void shared_host_threads(Ctx& c) {
+  auto v = make_particles(N, 45);
+  cl_mem shared = host_buffer(c, v);
+  const_threads(c, shared);
   cl.clReleaseMemObject(shared);
 }
 
@@ -248,10 +261,7 @@ void host_visible_memory(Ctx& c) {
 /// lengths; a kernel that writes it (runs untransformed).
 void host_visible_const(Ctx& c) {
   auto v = make_particles(N, 40);
-  cl_int err = CL_SUCCESS;
-  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                               N * sizeof(Particle), v.data(), &err);
-  CHECK(err);
+  cl_mem m = host_buffer(c, v);
   cl_mem out = plain(c, N * sizeof(float));
   cl_kernel weigh = kernel(c, "weigh");
   for (int n : {N, 513, N}) {
@@ -311,10 +321,7 @@ void host_visible_const(Ctx& c) {
 /// followed by a launch that must see it.
 void host_visible_commands(Ctx& c) {
   auto v = make_particles(N, 42);
-  cl_int err = CL_SUCCESS;
-  cl_mem m = cl.clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                               N * sizeof(Particle), v.data(), &err);
-  CHECK(err);
+  cl_mem m = host_buffer(c, v);
   cl_mem out = plain(c, N * sizeof(float));
   cl_kernel weigh = kernel(c, "weigh"), advance = kernel(c, "advance");
   const int n = N;
@@ -325,6 +332,7 @@ void host_visible_commands(Ctx& c) {
   };
   weigh_it();
   weigh_it();  // nothing changed: the copy is read again
+  cl_int err = CL_SUCCESS;
   auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
       c.queue, m, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
   CHECK(err);
@@ -613,6 +621,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["dimension_overflow"] = dimension_overflow;
   s["failed_user_event"] = failed_user_event;
   s["shared_const_threads"] = shared_const_threads;
+  s["shared_host_threads"] = shared_host_threads;
   s["host_visible_memory"] = host_visible_memory;
   s["host_visible_const"] = host_visible_const;
   s["host_visible_commands"] = host_visible_commands;

@@ -40,6 +40,20 @@ TEST_P(Trust, SharedConstBufferAcrossThreadsAndQueues) {
   EXPECT_GT(total(r, "transformed_launches"), 0u) << r.log;
 }
 
+TEST_P(Trust, SharedHostVisibleBufferAcrossThreadsAndQueues) {
+  Result r = run("shared_host_threads", GetParam());
+  expect_same("shared_host_threads", r);
+  const auto* k = kernel(r, "weigh");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["host_copies"], 144) << r.log;  // 6 threads x 12 launches x 2 rounds
+  Result kept = run("shared_host_threads", GetParam(), "DL_HOST_PTR=keep");
+  expect_same("shared_host_threads", kept);
+  k = kernel(kept, "weigh");
+  ASSERT_NE(k, nullptr) << kept.log;
+  EXPECT_EQ((*k)["transformed_launches"], 144) << kept.log;
+  EXPECT_GT((*k)["host_copies_reused"], 0) << kept.log;
+}
+
 TEST_P(Trust, HostVisibleMemoryStaysAoS) {
   Result r = run("host_visible_memory", GetParam());
   expect_same("host_visible_memory", r);

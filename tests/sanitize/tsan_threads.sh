@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over DL's threaded host path: dl_hook_app's "threads" scenario (four
-# host threads, each with its queue, buffer and annotated kernel) and "late_thread" (a
+# host threads, each with its queue, buffer and annotated kernel), "shared_host_threads"
+# (six threads reading one host-visible buffer through DL's copies) and "late_thread" (a
 # second thread starting while the first makes blocking reads) under a TSan-built
 # libdl_interpose.so, in preload mode and in dl-run's default (preload and layer), each
 # without and with a run report (DL's profiling callbacks then run on the OpenCL
@@ -23,6 +24,15 @@ for layers in "" "$lib"; do
     LD_PRELOAD="$lib" OPENCL_LAYERS="$layers" DL_REPORT="$report" "$app" threads "$dir/dl.bin"
     cmp "$dir/native.bin" "$dir/dl.bin"
   done
+done
+# Host-visible memory read by the threads through copies made for each launch, and kept
+# from launch to launch (DL_HOST_PTR=keep): the copies are shared state of DL's.
+"$app" shared_host_threads "$dir/native_host.bin"
+for keep in copy keep; do
+  rm -f "$dir/dl.bin"
+  LD_PRELOAD="$lib" DL_HOST_PTR="$keep" DL_REPORT="$dir/report_host.json" \
+    "$app" shared_host_threads "$dir/dl.bin"
+  cmp "$dir/native_host.bin" "$dir/dl.bin"
 done
 # A second thread that starts enqueuing while the first makes blocking reads, which DL
 # passes on blocking after its lock (docs/runtime.md, "Blocking transfers").
