@@ -13,7 +13,9 @@
 # comparison, the input written to an ordinary buffer
 # natively and under `dl-run --policy always` (converted in place once). Each run writes
 # its JSON and DL's report under $OUT/host-copy/; bench/scripts/host_copy_json.py gathers
-# them. HOST_COPY_CASES overrides the cases ("S:n S:n ..."; the committed rewrite
+# them. Then k-means (dl-app-kmeans --mode app --host-ptr, its points copied into DA),
+# natively, under the policy always, the default policy and DL_HOST_PTR=keep
+# (KMEANS_POINTS points of 34 features, default 2^21; 0 skips it). HOST_COPY_CASES overrides the cases ("S:n S:n ..."; the committed rewrite
 # bench/apps/annotated/micro.cl reads records of 16 floats, other S run untransformed).
 set -euo pipefail
 : "${OUT:?set OUT to the output directory}"
@@ -41,3 +43,17 @@ for c in ${HOST_COPY_CASES:-16:4194304}; do
       "$app" "${common[@]}" --json "$dir/device-always-$S-$r.json"
   done
 done
+points="${KMEANS_POINTS:-2097152}"
+if [ "$points" != 0 ]; then
+  kapp="$build/bench/apps/dl-app-kmeans"
+  kcommon=(--mode app --npoints "$points" --iters 10 --host-ptr --kernel "$root/bench/apps/annotated/kmeans.cl")
+  for r in $(seq 1 "$runs"); do
+    "$kapp" "${kcommon[@]}" --json "$dir/kmeans-native-$r.json"
+    "$run" --policy always --report "$dir/kmeans-always-$r.report.json" -- \
+      "$kapp" "${kcommon[@]}" --json "$dir/kmeans-always-$r.json"
+    "$run" --report "$dir/kmeans-auto-$r.report.json" -- \
+      "$kapp" "${kcommon[@]}" --json "$dir/kmeans-auto-$r.json"
+    DL_HOST_PTR=keep "$run" --report "$dir/kmeans-keep-$r.report.json" -- \
+      "$kapp" "${kcommon[@]}" --json "$dir/kmeans-keep-$r.json"
+  done
+fi

@@ -30,13 +30,19 @@ for f in sorted(glob.glob(os.path.join(a.dir, "*.json"))):
         continue
     m = re.match(r"(hostptr|device)-(native|always|auto|keep)-(\d+)-(\d+)\.json$",
                  os.path.basename(f))
-    if not m:
+    k = re.match(r"kmeans-(native|always|auto|keep)-(\d+)\.json$", os.path.basename(f))
+    if not m and not k:
         continue
     app = json.load(open(f))
     c = app["cases"][0]
-    row = {"input": m.group(1), "run": m.group(2), "S": int(m.group(3)), "repeat": int(m.group(4)),
-           "kernel_ms": c["kernel_ms"], "loop_ms_per_launch": c["loop_ms_per_launch"],
-           "wall_ms": c["wall_ms"], "result_fnv": c["result_fnv"]}
+    if m:
+        row = {"app": "micro", "input": m.group(1), "run": m.group(2), "S": int(m.group(3)),
+               "repeat": int(m.group(4)), "loop_ms_per_launch": c["loop_ms_per_launch"]}
+    else:
+        row = {"app": "kmeans", "input": "hostptr", "run": k.group(1), "repeat": int(k.group(2)),
+               "case": c["case"]}
+    row.update({"kernel_ms": c["kernel_ms"], "wall_ms": c["wall_ms"],
+                "result_fnv": c["result_fnv"]})
     rep = f[:-len(".json")] + ".report.json"
     if os.path.exists(rep):
         k = json.load(open(rep))["kernels"][0]

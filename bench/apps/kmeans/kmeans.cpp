@@ -7,6 +7,8 @@
 //   dl-app-kmeans [--npoints 1048576] [--nfeatures 34] [--nclusters 5] [--T 16,32,64]
 //                 [--repeats 5] [--json f] [--rewritten [label=]FILE,...]
 //   dl-app-kmeans --mode app [--iters 10]   (the annotated row-major kernel only)
+//   dl-app-kmeans --mode app --host-ptr ... (the points a CL_MEM_USE_HOST_PTR buffer over
+//                                            the host array)
 #include <chrono>
 #include <cstdio>
 
@@ -95,6 +97,8 @@ int main(int argc, char** argv) try {
                              std::to_string(nf * sizeof(float)) + " 4 float*" + std::to_string(nf) +
                              ":v@0";
   std::vector<int> member(np);
+  // App mode: the points in a CL_MEM_USE_HOST_PTR buffer over the host array.
+  const bool host_ptr = args.has("host-ptr");
 
   json out = dlb::app_json(d, o, "kmeans", argc, argv);
 
@@ -108,11 +112,20 @@ int main(int argc, char** argv) try {
     std::vector<float> centres = first;
     cl_program p = dlb::build_program(d, src, opts);
     cl_kernel kern = dlb::make_kernel(p, "kmeans_assign");
-    cl_mem f_buf = dlb::make_buffer(d, fbytes, CL_MEM_READ_ONLY);
     cl_mem c_buf = dlb::make_buffer(d, cbytes, CL_MEM_READ_ONLY);
     cl_mem m_buf = dlb::make_buffer(d, mbytes);
-    const auto in = dlb::to_tiled(feature, nf, np, W);
-    dlb::write(d, f_buf, in.data(), fbytes);
+    auto in = dlb::to_tiled(feature, nf, np, W);
+    cl_mem f_buf = nullptr;
+    if (host_ptr && iters > 0) {
+      // The application's points where they are: a buffer over the host array.
+      cl_int err = CL_SUCCESS;
+      f_buf = clCreateBuffer(d.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, fbytes, in.data(),
+                             &err);
+      dlb::check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    } else {
+      f_buf = dlb::make_buffer(d, fbytes, CL_MEM_READ_ONLY);
+      dlb::write(d, f_buf, in.data(), fbytes);
+    }
     dlb::set_arg(kern, 0, f_buf);
     dlb::set_arg(kern, 1, c_buf);
     dlb::set_arg(kern, 2, m_buf);
@@ -163,6 +176,7 @@ int main(int argc, char** argv) try {
                                  {"nfeatures", nf},
                                  {"nclusters", nc},
                                  {"iters", o.iters},
+                                 {"host_ptr", host_ptr},
                                  {"kernel_ms", ms},
                                  {"wall_ms", wall},
                                  {"result_fnv", fnv}}});
