@@ -62,6 +62,10 @@ Options:
   --algorithm A      force a marshaling algorithm (auto, barrier-sync, ...)        DL_ALGORITHM
   --policy P         when to convert: auto (default: only where measured to pay),
                      always (every launch of an annotated kernel), never          DL_POLICY
+  --host-ptr M       kernels that only read CL_MEM_USE_HOST_PTR memory read a copy in
+                     their layout: copy (default: made before every launch), keep (kept
+                     until a command may write the buffer: the program changes the
+                     array only through commands and maps)                     DL_HOST_PTR
   --calibrate        measure the device again, and start without the controller's
                      experience of earlier runs                                   DL_CALIBRATE
   --auto             zero-touch: kernels without //DL: annotations get inferred ones;
@@ -326,6 +330,7 @@ int main(int argc, char** argv) {
       {"--algorithm", "DL_ALGORITHM", true}, {"--fault", "DL_FAULT", true},
       {"--policy", "DL_POLICY", true},       {"--calibrate", "DL_CALIBRATE", false},
       {"--auto", "DL_AUTO", false},          {"--annotate", "DL_ANNOTATE", true},
+      {"--host-ptr", "DL_HOST_PTR", true},
   };
 
   int i = 1;

@@ -201,6 +201,24 @@ TEST(Trust, DlRunWritesItsReport) {
   EXPECT_EQ(total(r, "marshals"), 2u);
 }
 
+TEST(Trust, DlRunKeepsHostCopiesWhenAsked) {
+  // dl-run --host-ptr keep sets DL_HOST_PTR (HostVisibleCopiesKeptUntilACommandWrites).
+  const std::string out = kTmp + "/dl_run_host_" + std::to_string(getpid());
+  const std::string cmd = "env DL_POLICY=always DL_TEST_KERNELS='" + kKernels +
+                          "' '" DL_RUN "' --host-ptr keep --report '" + out + ".json' -- '" + kApp +
+                          "' host_visible_commands '" + out + ".bin' > '" + out + ".log' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(out + ".log");
+  Result r;
+  r.log = slurp(out + ".log");
+  r.output = slurp(out + ".bin");
+  r.report = nlohmann::json::parse(slurp(out + ".json"), nullptr, false);
+  EXPECT_TRUE(r.output == native("host_visible_commands").output);
+  const auto* k = kernel(r, "weigh");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["host_copies_reused"], 2) << r.log;
+  for (const char* ext : {".json", ".bin", ".log"}) std::remove((out + ext).c_str());
+}
+
 TEST(Trust, ForkedChildLeavesTheOutputsToTheParent) {
   const std::string trace = kTmp + "/fork_trace_" + std::to_string(getpid()) + ".json";
   Result r = run("forked_child", "preload", "DL_SUMMARY=1 DL_TRACE='" + trace + "'");
