@@ -35,8 +35,8 @@ void measure(GatheredCopy& g) {
   if (real().clGetEventInfo(g.built, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) ==
           CL_SUCCESS &&
       st == CL_COMPLETE &&
-      real().clGetEventProfilingInfo(g.started ? g.started : g.built, CL_PROFILING_COMMAND_START,
-                                     sizeof start, &start, nullptr) == CL_SUCCESS &&
+      real().clGetEventProfilingInfo(g.built, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                     nullptr) == CL_SUCCESS &&
       real().clGetEventProfilingInfo(g.built, CL_PROFILING_COMMAND_END, sizeof end, &end,
                                      nullptr) == CL_SUCCESS &&
       end > start)
@@ -70,10 +70,8 @@ std::string enqueue_map(const KernelState& ks, const GatherUse& u, cl_mem copy, 
 void drop(GatheredCopy& g) {
   if (g.copy) real().clReleaseMemObject(g.copy);
   release(g.built);
-  release(g.started);
   g.copy = nullptr;
   g.built = nullptr;
-  g.started = nullptr;
 }
 
 }  // namespace
@@ -280,17 +278,14 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       ks.stats->gathers_reused++;
     }
     const auto at = static_cast<cl_uint>(ks.gather_args[u.clause]);
-    cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof(cl_mem), &c.copy);
-    if (st == CL_SUCCESS && ks.wide)
-      st = real().clSetKernelArg(ks.wide, at, sizeof(cl_mem), &c.copy);
+    cl_int st = ks.set_builds_arg(at, sizeof(cl_mem), &c.copy);
     if (st != CL_SUCCESS)
       return fmt::format("{}: setting its copy as argument {} failed ({})", describe_gather(ga), at,
                          st);
     if (ga.map) {  // and the copy's elements
       const auto n_at = static_cast<cl_uint>(ks.map_count_args[u.clause]);
       const cl_ulong n = u.shape.count;
-      st = real().clSetKernelArg(ks.shadow, n_at, sizeof n, &n);
-      if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, n_at, sizeof n, &n);
+      st = ks.set_builds_arg(n_at, sizeof n, &n);
       if (st != CL_SUCCESS)
         return fmt::format("{}: setting its count as argument {} failed ({})", describe_gather(ga),
                            n_at, st);
@@ -305,10 +300,12 @@ bool is_copy_of(const GatheredCopy& c, const HostCopyUse& u) {
   return c.host && c.x == u.x && c.layout == u.to && c.n == u.n && c.record == *u.rec;
 }
 
-std::string set_copy_arg(const KernelState& ks, cl_uint at, cl_mem m) {
-  cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof(cl_mem), &m);
-  if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, at, sizeof(cl_mem), &m);
-  return st == CL_SUCCESS ? std::string() : fmt::format("setting argument {} failed ({})", at, st);
+/// The DL builds of `ks` read `m` as the arguments `at`; why not, or empty.
+std::string set_copy_args(const KernelState& ks, const std::vector<cl_uint>& at, cl_mem m) {
+  for (cl_uint a : at)
+    if (const cl_int st = ks.set_builds_arg(a, sizeof m, &m); st != CL_SUCCESS)
+      return fmt::format("setting argument {} failed ({})", a, st);
+  return {};
 }
 
 }  // namespace
@@ -342,15 +339,12 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
         c.queue = nullptr;
       }
       ks.stats->host_copies_reused++;
-      for (cl_uint at : u.at)
-        if (std::string e = set_copy_arg(ks, at, c.copy); !e.empty())
-          return fmt::format("{}: {}", what, e);
+      if (std::string e = set_copy_args(ks, u.at, c.copy); !e.empty())
+        return fmt::format("{}: {}", what, e);
       continue;
     }
-    measure(c);  // the last copy's device time, before its event goes
     // As for a gather: a copy launches on other queues may still read gets a new buffer.
     if (!c.copy || c.bytes != bytes || c.queue != q || !qi.in_order) {
-      if (c.bytes != bytes) c.gather_ns = 0;
       drop(c);
       cl_int err = CL_SUCCESS;
       if (!rt.controls.fault("alloc"))
@@ -369,14 +363,14 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     // the time of the one-pass map copy (bench/README.md, "Host-visible memory").
     const bool in_copy = u.to.kind != LayoutKind::DA;
     const std::size_t plain = in_copy ? 0 : body;  // copied as they are from here
-    cl_event first = nullptr;
+    cl_event first = nullptr;                      // its first command (one reference ours)
     if (plain < bytes) {
       const cl_int st = real().clEnqueueCopyBuffer(q, u.x, c.copy, plain, plain, bytes - plain,
                                                    w.size(), w.data(), &first);
       if (st != CL_SUCCESS)
         return fmt::format("{}: copying {} bytes failed ({})", what, bytes - plain, st);
       retain(first);
-      w.converted(first);
+      w.converted(first);  // (takes the other)
     }
     cl_event done = nullptr;
     MarshalResult r = in_copy ? m->enqueue(q, c.copy, 0, *u.rec, u.n, Layout::aos(), u.to,
@@ -390,12 +384,15 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     }
     if (!first) std::swap(first, r.first);
     release(r.first);
+    if (!first) {
+      first = done;
+      retain(first);
+    }
     release(c.built);
-    release(c.started);
     retain(done);
     c.built = done;
-    c.started = first;  // (the reference taken above)
-    spans.emplace_back(first ? first : done, done);
+    retain(done);
+    spans.emplace_back(first, done);  // (the references ours and the span's)
     c.queue = qi.in_order ? q : nullptr;
     c.valid = true;
     w.converted(done);
@@ -405,16 +402,14 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
                  nullptr, first);
     log().debug("kernel {}: argument {} read from a copy of host-visible memory in {} ({} bytes)",
                 ks.name, u.arg, u.to.str(), bytes);
-    for (cl_uint at : u.at)
-      if (std::string e = set_copy_arg(ks, at, c.copy); !e.empty())
-        return fmt::format("{}: {}", what, e);
+    if (std::string e = set_copy_args(ks, u.at, c.copy); !e.empty())
+      return fmt::format("{}: {}", what, e);
   }
   return {};
 }
 
 void host_copies_done(const KernelState& ks, const std::vector<HostCopyUse>& uses) {
-  for (const HostCopyUse& u : uses)
-    for (cl_uint at : u.at) set_copy_arg(ks, at, u.x);
+  for (const HostCopyUse& u : uses) set_copy_args(ks, u.at, u.x);
 }
 
 }  // namespace dl::rt

@@ -47,7 +47,8 @@ struct HostCopyUse {
 
 /// Makes the copies `uses` needs on `q` (after `w`, which then holds them) and passes
 /// them to the DL builds of `ks` in place of the host-visible buffers; `spans` gets each
-/// copy's first and last command (the controller counts them with the launch). Why it
+/// copy's first and last command, retained (the controller counts them with the launch;
+/// the caller releases them). Why it
 /// failed, or empty; nothing to undo either way (the application's buffers are only read).
 std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
                         const std::vector<HostCopyUse>& uses, WaitList& w, Spans& spans);

@@ -265,6 +265,12 @@ void drop_wide(KernelState& ks, const std::string& why) {
 
 }  // namespace
 
+cl_int KernelState::set_builds_arg(cl_uint at, std::size_t size, const void* value) const {
+  cl_int st = real().clSetKernelArg(shadow, at, size, value);
+  if (st == CL_SUCCESS && wide) st = real().clSetKernelArg(wide, at, size, value);
+  return st;
+}
+
 bool attach_shadow(KernelState& ks) {
   if (ks.shadow || ks.shadow_failed || !ks.program || !ks.program->shadow || ks.annotation < 0)
     return ks.shadow != nullptr;

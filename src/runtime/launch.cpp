@@ -451,10 +451,13 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
   struct Restore {
     const KernelState& ks;
     const std::vector<HostCopyUse>& copies;
-    ~Restore() { host_copies_done(ks, copies); }
-  } restore{ks, copies};
-  Spans copied;
-  why = host_copies(rt, ks, l.queue, copies, w, copied);
+    Spans made;  // the copies' commands, for the controller
+    ~Restore() {
+      host_copies_done(ks, copies);
+      release(made);
+    }
+  } restore{ks, copies, {}};
+  why = host_copies(rt, ks, l.queue, copies, w, restore.made);
   if (!why.empty()) return CL_SUCCESS;
   std::uint64_t marshals = 0;
   std::vector<cl_mem> done;
@@ -492,8 +495,7 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
     if (ks.whole_args[i] >= 0 && ks.whole_set[i] != nds[i].n) {
       const cl_ulong n = nds[i].n;
       const auto at = static_cast<cl_uint>(ks.whole_args[i]);
-      cl_int st = real().clSetKernelArg(ks.shadow, at, sizeof n, &n);
-      if (st == CL_SUCCESS && ks.wide) st = real().clSetKernelArg(ks.wide, at, sizeof n, &n);
+      const cl_int st = ks.set_builds_arg(at, sizeof n, &n);
       if (st != CL_SUCCESS) {
         why = fmt::format("argument {}: setting its record count failed ({})", nds[i].arg, st);
         for (cl_mem m : done) rt.ensure_aos(m, l.queue, w, "fallback");
@@ -502,7 +504,8 @@ cl_int launch_transformed(Runtime& rt, KernelState& ks, const Launch& l,
       ks.whole_set[i] = n;
     }
   ks.stats->transformed_launches++;
-  return enqueue(rt, ks, l, wide ? ks.wide : ks.shadow, w, true, d, true, &trial, wide, copied);
+  return enqueue(rt, ks, l, wide ? ks.wide : ks.shadow, w, true, d, true, &trial, wide,
+                 restore.made);
 }
 
 /// A kernel with a shadow: transformed if the controller says so, else AoS.

@@ -93,14 +93,6 @@ struct Measured {
   Spans also;  // retained
 };
 
-void release_spans(Spans& s) {
-  for (auto& [first, last] : s) {
-    release(first);
-    release(last);
-  }
-  s.clear();
-}
-
 /// Gives the device time of completed launch `e`, and of the commands `also` it needed, to
 /// the rule (releasing `also`).
 void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed, Spans& also) {
@@ -109,7 +101,7 @@ void give_time(cl_event e, cl_int status, KernelPolicy& kp, bool transformed, Sp
     const double s = ns < 0 ? -1 : span_ns(first, last);
     ns = s < 0 ? -1 : ns + s;
   }
-  release_spans(also);
+  release(also);
   if (ns < 0) return;
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.policy_mutex);
@@ -393,7 +385,7 @@ void count_launch(Runtime& rt, const Decision& d, cl_event e, bool transformed, 
   }
   auto* m = new Measured{d.kp, transformed, std::move(kept)};
   if (real().clSetEventCallback(e, CL_COMPLETE, &on_kernel_done, m) == CL_SUCCESS) return;
-  release_spans(m->also);
+  release(m->also);
   delete m;
   release(e);
 }

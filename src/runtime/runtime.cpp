@@ -134,6 +134,14 @@ void release(cl_event e) {
   if (e) real().clReleaseEvent(e);
 }
 
+void release(Spans& s) {
+  for (auto& [first, last] : s) {
+    release(first);
+    release(last);
+  }
+  s.clear();
+}
+
 double device_ns(cl_event e) {
   return span_ns(e, e);
 }
@@ -141,13 +149,12 @@ double device_ns(cl_event e) {
 double span_ns(cl_event first, cl_event last) {
   cl_int status = CL_COMPLETE;
   cl_ulong start = 0, end = 0;
-  cl_event e = last;
-  if (real().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+  if (real().clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
                             nullptr) != CL_SUCCESS ||
       status != CL_COMPLETE ||
       real().clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                      nullptr) != CL_SUCCESS ||
-      real().clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+      real().clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
           CL_SUCCESS ||
       end < start)
     return -1;

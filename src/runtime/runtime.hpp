@@ -169,6 +169,8 @@ struct KernelState {
   const KernelAnnotation& ann() const {
     return program->ann.kernels[static_cast<std::size_t>(annotation)];
   }
+  /// Sets argument `at` of the DL builds (shadow, and wide where built) to DL's own value.
+  cl_int set_builds_arg(cl_uint at, std::size_t size, const void* value) const;
 };
 
 struct BufferStats {
@@ -197,10 +199,9 @@ struct GatheredCopy {
   std::vector<unsigned char> key;  // the values of the map's arguments it was made with
   cl_mem copy = nullptr;           // DL's buffer
   std::size_t bytes = 0;
-  bool valid = false;          // holds x[col[i]] of the bytes they hold now
-  cl_event built = nullptr;    // its last gather (retained)
-  cl_event started = nullptr;  // that gather's first command, where it took several (retained)
-  double gather_ns = 0;        // the device time of a gather, once measured
+  bool valid = false;        // holds x[col[i]] of the bytes they hold now
+  cl_event built = nullptr;  // its last gather (retained)
+  double gather_ns = 0;      // the device time of a gather, once measured (not of host copies)
   /// The controller's rules of the kernels that read it: a write to x or col ends their
   /// epoch, as a host access ends the epoch of a converted buffer.
   std::vector<std::shared_ptr<KernelPolicy>> policies;
@@ -535,6 +536,8 @@ double device_ns(cl_event e);
 double span_ns(cl_event first, cl_event last);
 /// Commands of DL's own that a launch needed, each from its first event to its last.
 using Spans = std::vector<std::pair<cl_event, cl_event>>;
+/// Releases the events of `s` and empties it.
+void release(Spans& s);
 /// Waits for `e` and releases it unless the application keeps it.
 cl_int finish_blocking(cl_event e, bool app_keeps);
 
