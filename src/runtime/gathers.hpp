@@ -34,8 +34,9 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
 
 /// A `const` argument bound to host-visible memory (CL_MEM_USE_HOST_PTR), which DL never
 /// converts in place: the launch reads a copy of it in the annotation's layout instead,
-/// made on the device from the host's bytes, again at every launch (the host may change
-/// them without a command). docs/runtime.md, "Host-visible memory: layout copies".
+/// made on the device from the host's bytes before the launch: at every launch (the host
+/// may change them without a command), or under DL_HOST_PTR=keep once until a command may
+/// write them. docs/runtime.md, "Host-visible memory: layout copies".
 struct HostCopyUse {
   cl_mem x = nullptr;
   const Record* rec = nullptr;
@@ -48,8 +49,8 @@ struct HostCopyUse {
 /// Makes the copies `uses` needs on `q` (after `w`, which then holds them) and passes
 /// them to the DL builds of `ks` in place of the host-visible buffers; `spans` gets each
 /// copy's first and last command, retained (the controller counts them with the launch;
-/// the caller releases them). Why it
-/// failed, or empty; nothing to undo either way (the application's buffers are only read).
+/// the caller releases them). Why it failed, or empty; nothing to undo either way (the
+/// application's buffers are only read).
 std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
                         const std::vector<HostCopyUse>& uses, WaitList& w, Spans& spans);
 

@@ -208,7 +208,8 @@ struct GatheredCopy {
   cl_command_queue queue = nullptr;  // the in-order queue of that gather and every
                                      // launch that read it since; null: several
   /// A layout copy of host-visible memory (gathers.cpp, host_copies): x's n records of
-  /// `record` in `layout`, made again at every launch that reads it (no index, no map).
+  /// `record` in `layout` (no index, no map), made again at every launch that reads it
+  /// unless DL_HOST_PTR=keep (then `valid` says whether it may be read again).
   bool host = false;
   Layout layout = Layout::aos();
   std::size_t n = 0;
