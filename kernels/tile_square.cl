@@ -63,3 +63,73 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+// dl_square1: the same permutation where an element is one unit (z = 1: a square matrix
+// of units, e.g. the transpose of float planes), in blocks of DL_SQ_B x DL_SQ_B units with
+// every load of a pair issued before any is written to local memory: each of the 128
+// work-items has 2 x DL_SQ_PER loads in flight, where dl_square has one (on the H200,
+// 1 GiB of floats: 0.94-1.04 of a copy kernel against 0.53-0.58). Work-item (tx, ty) =
+// (lid % B, lid / B) takes column tx of rows ty, ty + RY, ... of both blocks. An element
+// outside the tile's edge loads the block's first unit instead (no branch around the
+// load) and is never stored. One group per (tile, pair) item, looping where there are
+// more items than groups. `lp`, `lq`: B x (B + 1) units each. Launched with 128
+// work-items per group.
+#if DL_UNIT_BYTES >= 8
+#define DL_SQ_B 32
+#else
+#define DL_SQ_B 64
+#endif
+#define DL_SQ_WI 128
+#define DL_SQ_RY (DL_SQ_WI / DL_SQ_B)
+#define DL_SQ_PER (DL_SQ_B / DL_SQ_RY)
+#ifdef cl_nv_pragma_unroll
+#define DL_SQ_UNROLL _Pragma("unroll")
+#else
+#define DL_SQ_UNROLL
+#endif
+__kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_square1(
+    __global U* buf, ulong base, uint T, uint nb, uint pairs, ulong items, __local U* lp,
+    __local U* lq) {
+  const uint B = DL_SQ_B, pitch = DL_SQ_B + 1;
+  const uint lid = get_local_id(0), tx = lid % B, ty = lid / B;
+  const ulong tile_units = (ulong)T * T;
+  for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
+    const ulong t = item / pairs;
+    uint k = (uint)(item - t * pairs);
+    uint bi = 0;
+    while (k >= nb - bi) k -= nb - bi++;  // upper triangle, row by row
+    const uint bj = bi + k;
+    const uint i0 = bi * B, j0 = bj * B;
+    const uint hi = min(B, T - i0), hj = min(B, T - j0);
+    const bool two = bi != bj;
+    __global U* tp = buf + base + t * tile_units;
+    __global U* P = tp + i0 * T + j0;  // block (bi, bj): hi rows of hj units
+    __global U* Q = tp + j0 * T + i0;  // block (bj, bi): hj rows of hi units
+    U p[DL_SQ_PER], q[DL_SQ_PER];
+    DL_SQ_UNROLL for (uint n = 0; n < DL_SQ_PER; ++n) {
+      const uint r = ty + n * DL_SQ_RY;
+      p[n] = P[r < hi && tx < hj ? r * T + tx : 0];
+    }
+    if (two)
+      DL_SQ_UNROLL for (uint n = 0; n < DL_SQ_PER; ++n) {
+        const uint c = ty + n * DL_SQ_RY;
+        q[n] = Q[c < hj && tx < hi ? c * T + tx : 0];
+      }
+    for (uint n = 0; n < DL_SQ_PER; ++n) lp[(ty + n * DL_SQ_RY) * pitch + tx] = p[n];
+    if (two)
+      for (uint n = 0; n < DL_SQ_PER; ++n) lq[(ty + n * DL_SQ_RY) * pitch + tx] = q[n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Element (r, tx) of P's place is element (tx, r) of Q (of P itself on the diagonal).
+    __local const U* src = two ? lq : lp;
+    for (uint n = 0; n < DL_SQ_PER; ++n) {
+      const uint r = ty + n * DL_SQ_RY;
+      if (r < hi && tx < hj) P[r * T + tx] = src[tx * pitch + r];
+    }
+    if (two)
+      for (uint n = 0; n < DL_SQ_PER; ++n) {
+        const uint c = ty + n * DL_SQ_RY;
+        if (c < hj && tx < hi) Q[c * T + tx] = lp[tx * pitch + c];
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

@@ -1,6 +1,7 @@
 // Square: AoS <-> ASTA(T) (or DA with T = n) in place where a record is T slots of one
 // size, so that every tile is a T x T matrix of slots (kernels/tile_square.cl). This file
 // picks the block side and the launch.
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -52,6 +53,34 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
     *err = "square: two slots of " + std::to_string(z * job.unit) +
            " bytes do not fit the local memory budget";
     return CL_INVALID_OPERATION;
+  }
+  // One-unit elements in tiles of at least one block of dl_square1, where the budget
+  // gives dl_square blocks at least as large and the device runs groups of 128.
+  if (const std::size_t b1 = job.unit >= 8 ? 32 : 64; z == 1 && T >= b1 && B >= b1) {
+    cl_kernel k = nullptr;
+    if (cl_int e = job.m.kernel(job.unit, "dl_square1", &k, err); e != CL_SUCCESS) return e;
+    if (job.m.work_group(k) >= 128) {
+      const std::size_t nb = (T + b1 - 1) / b1, pairs = nb * (nb + 1) / 2;
+      const std::size_t items = job.n / T * pairs;
+      // One group per item up to 64 times the groups per compute unit of the options, as
+      // dl_diag_tiled64 (ops_diagonal.cpp).
+      const std::size_t cap =
+          std::max<std::size_t>(64, 64 * job.m.lim.compute_units * job.m.opt.groups_per_cu);
+      Op op;
+      op.kernel = "dl_square1";
+      op.local = 128;
+      op.global = std::clamp<std::size_t>(items, 1, cap) * 128;
+      op.arg(job.buffer)
+          .arg(cl_ulong(job.base))
+          .arg(cl_uint(T))
+          .arg(cl_uint(nb))
+          .arg(cl_uint(pairs))
+          .arg(cl_ulong(items))
+          .local_arg(b1 * (b1 + 1) * job.unit)
+          .local_arg(b1 * (b1 + 1) * job.unit);
+      job.ops.push_back(std::move(op));
+      return CL_SUCCESS;
+    }
   }
   cl_kernel k = nullptr;
   if (cl_int e = job.m.kernel(job.unit, "dl_square", &k, err); e != CL_SUCCESS) return e;
