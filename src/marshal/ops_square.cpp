@@ -16,6 +16,30 @@ std::size_t square_block_units(std::size_t B, std::size_t z) {
   const std::size_t row = B * z;
   return B * (z < 32 ? row + ((z + 32 - row % 32) % 32) : row);
 }
+/// dl_square_batched's blocks (kernels/tile_square.cl): B x B elements of z = 2^lz units,
+/// B·B·z the kernel's DL_SQ_UNITS or half of it, rows of B·z = 2^lbu units. B = 0 where
+/// it does not apply: z = 1 (dl_square1) or not a power of two, tiles smaller than a
+/// block, blocks beyond the budget (unpadded) or the device's limit (padded).
+struct SquareBatch {
+  std::size_t B = 0, lz = 0, lbu = 0;
+};
+
+SquareBatch square_batch(const DeviceLimits& lim, const MarshalOptions& opt, std::size_t unit,
+                         std::size_t z, std::size_t T) {
+  SquareBatch sb;
+  const std::size_t units = unit >= 8 ? 1024 : 4096;  // DL_SQ_UNITS
+  if (z < 2 || (z & (z - 1)) != 0 || z > units) return sb;
+  while ((std::size_t(1) << sb.lz) < z) ++sb.lz;
+  const std::size_t elems = units / z;  // B·B, or 2·B·B
+  std::size_t B = 1;
+  while ((2 * B) * (2 * B) <= elems) B *= 2;
+  if (B > T || 2 * B * B * z * unit > tile_local_budget(lim, opt) ||
+      2 * square_block_units(B, z) * unit > tile_local_limit(lim))
+    return sb;
+  sb.B = B;
+  while ((std::size_t(1) << sb.lbu) < B * z) ++sb.lbu;
+  return sb;
+}
 }  // namespace
 
 std::size_t square_block(std::size_t budget_units, std::size_t limit_units, std::size_t z,
@@ -55,19 +79,26 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
     return CL_INVALID_OPERATION;
   }
   // One-unit elements in tiles of at least one block of dl_square1, where the budget
-  // gives dl_square blocks at least as large and the device runs groups of 128.
-  if (const std::size_t b1 = job.unit >= 8 ? 32 : 64; z == 1 && T >= b1 && B >= b1) {
+  // gives dl_square blocks at least as large; elements of 2, 4, 8, ... units through
+  // dl_square_batched where its blocks fit the budget and the tile.
+  const std::size_t b1 = job.unit >= 8 ? 32 : 64;
+  const SquareBatch sb = square_batch(job.m.lim, job.m.opt, job.unit, z, T);
+  const char* batched = z == 1 && T >= b1 && B >= b1 ? "dl_square1"
+                        : sb.B                       ? "dl_square_batched"
+                                                     : nullptr;
+  if (batched) {
     cl_kernel k = nullptr;
-    if (cl_int e = job.m.kernel(job.unit, "dl_square1", &k, err); e != CL_SUCCESS) return e;
-    if (job.m.work_group(k) >= 128) {
-      const std::size_t nb = (T + b1 - 1) / b1, pairs = nb * (nb + 1) / 2;
+    if (cl_int e = job.m.kernel(job.unit, batched, &k, err); e != CL_SUCCESS) return e;
+    if (job.m.work_group(k) >= 128) {  // where the device runs groups of 128
+      const std::size_t side = z == 1 ? b1 : sb.B;
+      const std::size_t nb = (T + side - 1) / side, pairs = nb * (nb + 1) / 2;
       const std::size_t items = job.n / T * pairs;
       // One group per item up to 64 times the groups per compute unit of the options, as
       // dl_diag_tiled64 (ops_diagonal.cpp).
       const std::size_t cap =
           std::max<std::size_t>(64, 64 * job.m.lim.compute_units * job.m.opt.groups_per_cu);
       Op op;
-      op.kernel = "dl_square1";
+      op.kernel = batched;
       op.local = 128;
       op.global = std::clamp<std::size_t>(items, 1, cap) * 128;
       op.arg(job.buffer)
@@ -75,9 +106,10 @@ cl_int add_square(Job& job, const PlanStep& step, std::string* err) {
           .arg(cl_uint(T))
           .arg(cl_uint(nb))
           .arg(cl_uint(pairs))
-          .arg(cl_ulong(items))
-          .local_arg(b1 * (b1 + 1) * job.unit)
-          .local_arg(b1 * (b1 + 1) * job.unit);
+          .arg(cl_ulong(items));
+      if (z > 1) op.arg(cl_uint(sb.lz)).arg(cl_uint(sb.B)).arg(cl_uint(sb.lbu));
+      op.local_arg(square_block_units(side, z) * job.unit)
+          .local_arg(square_block_units(side, z) * job.unit);
       job.ops.push_back(std::move(op));
       return CL_SUCCESS;
     }

@@ -410,9 +410,11 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
                 a.steps[0].algorithm == Algorithm::BarrierSync)
         << s.rec.describe();
   }
-  // The default local budget: one-unit elements through dl_square1 (blocks of 64 units
-  // of at most 4 bytes, of 32 larger units; full, edge and diagonal blocks; an offset into
-  // the buffer), and elements of several units through dl_square's blocks.
+  // The default local budget: elements of 2^k units through dl_square_batched (units of
+  // 1, 2, 4, 8 and 16 bytes, one to four units per element; full, edge and diagonal
+  // blocks; at an offset of 12 bytes, which moves them as 4-byte units, so doubles and
+  // 16- and 32-byte rows become elements of 2, 4 and 8 units), and elements of 3 units
+  // through dl_square's blocks.
   dl::Marshaler wide(env.context, env.device);
   const Shape large[] = {{dl::Record::uniform("u96", Scalar::Float, 96), 192, Layout::asta(96)},
                          {dl::Record::uniform("u70", Scalar::Float, 70), 70, Layout::da()},
@@ -420,12 +422,13 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
                          {dl::Record::uniform("s64", Scalar::Short, 64), 64, Layout::da()},
                          {dl::Record::uniform("d45", Scalar::Double, 45), 90, Layout::asta(45)},
                          {dl::Record::blocks("v33", Scalar::Float, 33, 4), 66, Layout::asta(33)},
+                         {dl::Record::blocks("w40", Scalar::Float, 40, 8), 80, Layout::asta(40)},
+                         {dl::Record::blocks("x20", Scalar::Float, 20, 16), 20, Layout::da()},
                          {dl::Record::blocks("r40", Scalar::Float, 40, 3), 80, Layout::asta(40)}};
   for (const Shape& s : large) {
     dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++);
     if (HasFatalFailure()) return;
-    dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++,
-                       s.rec.unit() * 3);
+    dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++, 12);
     if (HasFatalFailure()) return;
   }
   // Refused: not square, not whole tiles.
