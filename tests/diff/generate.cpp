@@ -204,17 +204,31 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
   // J = 1. Read only (t and J), each record's hash into an output.
   if (r_.chance(20)) {
     const int rows[] = {1, 2, 3, 7};
-    const int J = rows[r_.in(0, 3)];
     const int tiles[] = {1, 2, 3, 7, 16, 0, -2};
-    const int t = tiles[r_.in(0, 6)];
-    const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * K * J);
-    const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(floats / plane);
+    int J = rows[r_.in(0, 3)], t = tiles[r_.in(0, 6)], len = K;
+    std::size_t room = floats;
+    // Now and then square planes in a buffer of their own: 128 x 128 rows (one or two
+    // planes; beyond a GPU's local memory), or tiles beyond even PoCL's 1 MiB, so that
+    // AoS <-> ASTA(t) goes through Algorithm::Square's kernels with edge blocks: 600 x 600
+    // rows of 1-3 floats (rows of one unit of 4 or 8 bytes, of three units) and 192 x 192
+    // rows of 8 floats (two 16-byte units).
+    if (r_.chance(15)) {
+      const int kind = static_cast<int>(r_.in(0, 2));
+      t = len = kind == 0 ? 128 : kind == 1 ? 600 : 192;
+      if (kind == 1) J = std::min(J, 3);
+      if (kind == 2) J = 8;
+      const int planes = kind == 0 ? static_cast<int>(r_.in(1, 2)) : 1;
+      a = create(Shape::F3, (planes * t * len * J + 2) / 3, Mem::Copy);
+      room = buf(a).size / sizeof(float);
+    }
+    const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * len * J);
+    const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(room / plane);
     if (sum)
       launch(q, Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
     else
       launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
     Op& op = c_.ops.back();
-    op.len = K;
+    op.len = len;
     op.tile = t;
     op.row = J;
     if (t >= 1) sizes(op, static_cast<std::size_t>(m * t));
