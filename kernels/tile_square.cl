@@ -20,6 +20,16 @@ inline uint dl_square_stride(uint units, uint z) {
   return z < 32 ? units + ((z - units) & 31u) : units;
 }
 
+// Item `item` of the (tile, block pair) items: tile t, blocks (bi, bj), bi <= bj, of nb
+// blocks per side (`pairs` = nb (nb + 1) / 2 per tile), the upper triangle row by row.
+inline void dl_square_pair(ulong item, uint pairs, uint nb, ulong* t, uint* bi, uint* bj) {
+  *t = item / pairs;
+  uint k = (uint)(item - *t * pairs), i = 0;
+  while (k >= nb - i) k -= nb - i++;
+  *bi = i;
+  *bj = i + k;
+}
+
 __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uint nb, uint pairs,
                         ulong items, uint X, __local U* lp, __local U* lq) {
   const uint lid = get_local_id(0);
@@ -29,11 +39,9 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
   const dl_div dz = dl_div_make(z);
   const uint sp = dl_square_stride(B * z, z);  // local row stride of both blocks
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
-    const ulong t = item / pairs;
-    uint k = (uint)(item - t * pairs);
-    uint bi = 0;
-    while (k >= nb - bi) k -= nb - bi++;  // upper triangle, row by row
-    const uint bj = bi + k;
+    ulong t;
+    uint bi, bj;
+    dl_square_pair(item, pairs, nb, &t, &bi, &bj);
     const uint i0 = bi * B, j0 = bj * B;
     const uint hi = min(B, T - i0), hj = min(B, T - j0);
     const uint pw = hj * z, qw = hi * z;  // units of one block row of P and of Q
@@ -94,11 +102,9 @@ __kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_square1(
   const uint lid = get_local_id(0), tx = lid % B, ty = lid / B;
   const ulong tile_units = (ulong)T * T;
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
-    const ulong t = item / pairs;
-    uint k = (uint)(item - t * pairs);
-    uint bi = 0;
-    while (k >= nb - bi) k -= nb - bi++;  // upper triangle, row by row
-    const uint bj = bi + k;
+    ulong t;
+    uint bi, bj;
+    dl_square_pair(item, pairs, nb, &t, &bi, &bj);
     const uint i0 = bi * B, j0 = bj * B;
     const uint hi = min(B, T - i0), hj = min(B, T - j0);
     const bool two = bi != bj;
@@ -160,11 +166,9 @@ __kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_square_ba
   const uint sp = dl_square_stride(bu, z);
   const ulong tile_units = (ulong)T * row;
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
-    const ulong t = item / pairs;
-    uint k = (uint)(item - t * pairs);
-    uint bi = 0;
-    while (k >= nb - bi) k -= nb - bi++;  // upper triangle, row by row
-    const uint bj = bi + k;
+    ulong t;
+    uint bi, bj;
+    dl_square_pair(item, pairs, nb, &t, &bi, &bj);
     const uint i0 = bi * B, j0 = bj * B;
     const uint hi = min(B, T - i0), hj = min(B, T - j0);
     const uint pw = hj << lz, qw = hi << lz;  // units of one block row of P and of Q
