@@ -76,7 +76,7 @@ __kernel void dl_square(__global U* buf, ulong base, uint T, uint z, uint B, uin
 // of units, e.g. the transpose of float planes), in blocks of DL_SQ_B x DL_SQ_B units with
 // every load of a pair issued before any is written to local memory: each of the 128
 // work-items has 2 x DL_SQ_PER loads in flight, where dl_square has one (on the H200,
-// 1 GiB of floats: 0.94-1.04 of a copy kernel against 0.53-0.58). Work-item (tx, ty) =
+// 1 GiB of floats: 0.85-0.95 of copy against 0.53). Work-item (tx, ty) =
 // (lid % B, lid / B) takes column tx of rows ty, ty + RY, ... of both blocks. An element
 // outside the tile's edge loads the block's first unit instead (no branch around the
 // load) and is never stored. One group per (tile, pair) item, looping where there are
@@ -141,16 +141,15 @@ __kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_square1(
 }
 
 // dl_square_batched: the same for elements of z = 2^lz units, z >= 2, with the loads
-// batched as in dl_square1: blocks of B x B elements holding
-// B·B·z = DL_SQ_UNITS units (or half that, where z is not a square's multiple of it), so
-// that each of the 128 work-items holds up to 2 x DL_SQ_UNITS / 128 units of the pair in
-// registers. A block is walked as B rows of BU = B·z units (a power of two, at least 32):
-// position f = lid + 128 n is unit f % BU of row f / BU, every walk shifts and masks. Local
-// rows are BU units padded to a stride congruent to z modulo 32 (z < 32), as in dl_square.
-// On the H200 (1 GiB): 0.87-0.99 of copy where dl_square ran 0.83-0.90. For z = 1 the same
-// code ran at half dl_square1's speed (not examined further), so one-unit elements keep
-// dl_square1. `lp`, `lq`: B padded rows each. Launched with 128
-// work-items per group.
+// batched as in dl_square1: blocks of B x B elements holding B·B·z = DL_SQ_UNITS units (or
+// half that, where DL_SQ_UNITS / z is not a square), so that each of the 128 work-items
+// holds up to 2 x DL_SQ_UNITS / 128 units of the pair in registers. A block is walked as
+// B rows of BU = B·z units (a power of two, at least 32): position f = lid + 128 n is unit
+// f % BU of row f / BU, every walk shifts and masks. Local rows are BU units padded to a
+// stride congruent to z modulo 32 (z < 32), as in dl_square. On the H200 (1 GiB): 0.87-0.99
+// of copy where dl_square ran 0.83-0.91. For z = 1 the same code ran at half dl_square1's
+// speed (not examined further), so one-unit elements keep dl_square1. `lp`, `lq`: B padded
+// rows each. Launched with 128 work-items per group.
 #if DL_UNIT_BYTES >= 8
 #define DL_SQ_UNITS 1024
 #else
