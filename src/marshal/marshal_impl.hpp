@@ -26,6 +26,7 @@ extern const char* const tile_transpose;
 extern const char* const tail_shift;
 extern const char* const transpose3;
 extern const char* const tile_square;
+extern const char* const tile_oop;
 extern const char* const diagonal;
 extern const char* const gather;
 }  // namespace kernels
@@ -295,6 +296,15 @@ std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::siz
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 cl_int add_square(Job& job, const PlanStep& step, std::string* err);
+/// Whether OutOfPlace and enqueue_copy move from -> to for n records of `rec` through the
+/// block transposes of kernels/tile_oop.cl: AoS <-> ASTA(T) or DA where every slot has one
+/// size, tiles of at least 16 records and 16 slots and 512 slots in all, a tile's bytes
+/// below 2^32.
+bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to);
+/// Units of one block of B x B elements of z units in local memory: B rows at the stride
+/// kernels/tile_square.cl gives them (congruent to z modulo 32 where z < 32); the blocks
+/// of kernels/tile_oop.cl alike.
+std::size_t square_block_units(std::size_t B, std::size_t z);
 /// Square: the side B of the blocks two of which (B x B slots of z units) fit
 /// `budget_units` of local memory unpadded, at most T, rounded down to a multiple of
 /// 32 / gcd(z, 32) where it is larger, with their padded rows (kernels/tile_square.cl)

@@ -1,7 +1,8 @@
 // OutOfPlace: copy the buffer to a temporary, then one kernel writes every unit back at
 // its place in the target map: the tiled transpose for AoS <-> DA (kernels/copy_map.cl,
-// dl_oop_transpose) where a record fits the local budget, the generic map copy
-// (dl_copy_map) for any other pair.
+// dl_oop_transpose) where a record fits the local budget, the block transposes of
+// kernels/tile_oop.cl for AoS <-> ASTA(T) or DA where the slots have one size, the generic
+// map copy (dl_copy_map) for any other pair.
 #include <algorithm>
 
 #include "marshal_impl.hpp"
@@ -42,7 +43,90 @@ cl_int add_map_copy(Job& job, cl_kernel k, cl_mem src, std::uint64_t src_base,
   return CL_SUCCESS;
 }
 
+/// dl_oop_block1 or dl_oop_block (kernels/tile_oop.cl) of n records from `src` (base in
+/// units) to the job's buffer at `dst_base` (units), where block_copy_takes the pair: each
+/// tile's matrix of slots transposed through local memory in blocks. Returns false,
+/// adding nothing, where it does not, or where a block of two slots by two does not fit
+/// the local memory budget.
+bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t dst_base,
+                    std::size_t n, const Layout& from, const Layout& to, cl_int* status,
+                    std::string* err) {
+  if (!block_copy_takes(job.rec, n, from, to)) return false;
+  const bool forward = canonical(from, n).kind == LayoutKind::AoS;
+  const Layout tiled = canonical(forward ? to : from, n);
+  const std::size_t z = job.rec.slots()[0].size / job.unit, D = job.ru / z;
+  const std::size_t T = tiled.kind == LayoutKind::DA ? n : tiled.tile, w = std::min(T, n);
+  const std::size_t b1 = job.unit >= 8 ? 32 : 64;  // DL_SQ_B
+  const bool one = z == 1;
+  const std::size_t B =
+      one ? b1
+          : square_block(2 * tile_local_budget(job.m.lim, job.m.opt) / job.unit,
+                         2 * tile_local_limit(job.m.lim) / job.unit, z, std::max(w, D));
+  if (B < 2) return false;
+  const char* name = one ? "dl_oop_block1" : "dl_oop_block";
+  cl_kernel k = nullptr;
+  if (cl_int e = job.m.kernel(job.unit, name, &k, err); e != CL_SUCCESS) {
+    *status = e;
+    return true;
+  }
+  const std::size_t wg = job.m.work_group(k);
+  if (one && wg < 128) return false;  // launched with groups of 128
+  const std::size_t rows = forward ? w : D, cols = forward ? D : w;
+  const std::size_t nbr = (rows + B - 1) / B, nbc = (cols + B - 1) / B;
+  const std::size_t items = (n + T - 1) / T * nbr * nbc;
+  Op op;
+  op.kernel = name;
+  op.arg(src)
+      .arg(cl_ulong(src_base))
+      .arg(job.buffer)
+      .arg(cl_ulong(dst_base))
+      .arg(cl_ulong(n))
+      .arg(cl_uint(T))
+      .arg(cl_uint(D));
+  if (one) {
+    // One group per item up to 64 times the groups per compute unit, as dl_square1.
+    const std::size_t cap =
+        std::max<std::size_t>(64, 64 * job.m.lim.compute_units * job.m.opt.groups_per_cu);
+    op.local = 128;
+    op.global = std::clamp<std::size_t>(items, 1, cap) * 128;
+    op.arg(cl_uint(forward ? 0 : 1))
+        .arg(cl_uint(nbr))
+        .arg(cl_uint(nbc))
+        .arg(cl_ulong(items))
+        .local_arg(B * (B + 1) * job.unit);
+  } else {
+    op.local = wg;
+    op.global = job.groups(items) * wg;
+    op.arg(cl_uint(z))
+        .arg(cl_uint(forward ? 0 : 1))
+        .arg(cl_uint(B))
+        .arg(cl_uint(nbr))
+        .arg(cl_uint(nbc))
+        .arg(cl_ulong(items))
+        .arg(cl_uint(std::min<std::size_t>(wg, 32)))
+        .local_arg(square_block_units(B, z) * job.unit);
+  }
+  job.ops.push_back(std::move(op));
+  *status = CL_SUCCESS;
+  return true;
+}
+
 }  // namespace
+
+bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to) {
+  const Layout f = canonical(from, n), t = canonical(to, n);
+  const Layout& tiled = f.kind == LayoutKind::AoS ? t : f;
+  if ((f.kind == LayoutKind::AoS) == (t.kind == LayoutKind::AoS) ||
+      (tiled.kind != LayoutKind::ASTA && tiled.kind != LayoutKind::DA) || !rec.uniform_slots() ||
+      rec.slots().empty())
+    return false;
+  const std::size_t T = tiled.kind == LayoutKind::DA ? n : tiled.tile;
+  // Smaller matrices take the map copy: on the H200, 1 GiB of tiles of 16-64 records of
+  // 2-32 floats, the blocks ran 0.15-0.91 times its speed below these bounds, 1.07-1.66
+  // times above (bench/results/h200/oop-blocks.json).
+  const std::size_t w = std::min(T, n), D = rec.slots().size();
+  return std::min(w, D) >= 16 && w * D >= 512 && T * rec.size() < (std::size_t(1) << 32);
+}
 
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
                        const Layout& to, std::string* err, std::size_t lo, std::size_t count) {
@@ -52,6 +136,9 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
     *err = "a part of an array is converted only between AoS and DA";
     return CL_INVALID_VALUE;
   }
+  if (cl_int st = CL_SUCCESS;
+      !aos_da && add_block_copy(job, src, src_base, job.base, job.n, from, to, &st, err))
+    return st;
   const char* name = aos_da ? "dl_oop_transpose" : "dl_copy_map";
   cl_kernel k = nullptr;
   cl_int e = job.m.kernel(job.unit, name, &k, err);
@@ -127,10 +214,16 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
   }
   // Chunks of whole tiles of both layouts: each is the same map over its own records.
   cl_kernel k = nullptr;
-  if (cl_int e = job.m.kernel(job.unit, "dl_copy_map", &k, err); e != CL_SUCCESS) return e;
   for (std::size_t lo = 0; lo < job.n; lo += chunk) {
     const std::size_t count = std::min(chunk, job.n - lo);
     add_copy_in(job, tmp, lo, count);
+    cl_int st = CL_SUCCESS;
+    if (add_block_copy(job, tmp, 0, job.base + lo * job.ru, count, step.from, step.to, &st, err)) {
+      if (st != CL_SUCCESS) return st;
+      continue;
+    }
+    if (!k)
+      if (cl_int e = job.m.kernel(job.unit, "dl_copy_map", &k, err); e != CL_SUCCESS) return e;
     add_map_copy(job, k, tmp, 0, job.base + lo * job.ru, count, step.from, step.to);
   }
   return CL_SUCCESS;

@@ -9,13 +9,12 @@
 
 namespace dl::detail {
 
-namespace {
-/// Units of one block of B x B elements of z units in local memory: B rows at the stride
-/// kernels/tile_square.cl gives them (congruent to z modulo 32 where z < 32).
 std::size_t square_block_units(std::size_t B, std::size_t z) {
   const std::size_t row = B * z;
   return B * (z < 32 ? row + ((z + 32 - row % 32) % 32) : row);
 }
+
+namespace {
 /// dl_square_batched's blocks (kernels/tile_square.cl): B x B elements of z = 2^lz units,
 /// B·B·z the kernel's DL_SQ_UNITS or half of it, rows of B·z = 2^lbu units. B = 0 where
 /// it does not apply: z = 1 (dl_square1) or not a power of two, tiles smaller than a

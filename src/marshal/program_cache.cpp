@@ -28,7 +28,7 @@ cl_int Marshaler::Impl::build(const std::string& options, cl_program* out, std::
   const std::vector<const char*> sources = {
       kernels::dl_index,       kernels::copy_map,   kernels::tile_local, kernels::tile_instance,
       kernels::tile_transpose, kernels::tail_shift, kernels::transpose3, kernels::tile_square,
-      kernels::diagonal,       kernels::gather};
+      kernels::tile_oop,       kernels::diagonal,   kernels::gather};
   std::string text;
   cl_program prog = opt.build_program ? opt.build_program(ctx, dev, sources, options, &text)
                                       : build_from_source(sources, options, &text);

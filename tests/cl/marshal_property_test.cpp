@@ -441,6 +441,78 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
   EXPECT_NE(partial.reason.find("whole tiles"), std::string::npos) << partial.reason;
 }
 
+// Out of place between AoS and ASTA(T) or DA where the slots have one size: the block
+// transposes of kernels/tile_oop.cl, into a second buffer (enqueue_copy, both ways, at
+// offsets that keep the record's unit and at 12 bytes, which moves 4-byte units) and in
+// place through a temporary (OutOfPlace, one temporary and chunks of one tile). Matrices
+// of every shape: wider and taller than a block, a short last tile, one-unit elements of
+// 1, 2, 4, 8 and 16 bytes (dl_oop_block1), elements of 2, 3, 7 and 300 units
+// (dl_oop_block), and a tile too small for blocks (the map copy), against dl::convert.
+TEST(MarshalOop, BlockTransposesOfAnyShape) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  dl::MarshalOptions tiny;
+  tiny.scratch_chunk_bytes = 1;  // one tile per chunk
+  dl::Marshaler chunked(env.context, env.device, nullptr, tiny);
+  struct Shape {
+    dl::Record rec;
+    std::size_t n;
+    Layout tiled;
+  };
+  const Shape shapes[] = {
+      {dl::Record::uniform("f100", Scalar::Float, 100), 223, Layout::asta(70)},
+      {dl::Record::uniform("f40", Scalar::Float, 40), 150, Layout::da()},
+      {dl::Record::uniform("f200", Scalar::Float, 200), 40, Layout::asta(33)},
+      {dl::Record::uniform("d50", Scalar::Double, 50), 77, Layout::asta(33)},
+      {dl::Record::uniform("c90", Scalar::UChar, 90), 130, Layout::asta(64)},
+      {dl::Record::uniform("s5", Scalar::Short, 5), 100, Layout::asta(16)},
+      {dl::Record::blocks("v33", Scalar::Float, 33, 4), 50, Layout::asta(20)},
+      {dl::Record::blocks("p45", Scalar::Float, 45, 2), 100, Layout::asta(30)},
+      {dl::Record::blocks("t37", Scalar::Float, 37, 3), 80, Layout::asta(25)},
+      {dl::Record::blocks("r24", Scalar::Float, 24, 7), 61, Layout::asta(24)},
+      {dl::Record::blocks("k32", Scalar::Float, 32, 300), 40, Layout::asta(16)}};
+  std::uint32_t seed = 7100;
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(s.rec.describe() + " n=" + std::to_string(s.n) + " " + s.tiled.str());
+    const std::size_t bytes = s.n * s.rec.size();
+    const auto in = dltest::random_bytes(bytes, seed++);
+    std::vector<unsigned char> want(bytes);
+    dl::convert(s.rec, s.n, Layout::aos(), in.data(), s.tiled, want.data());
+    ASSERT_FALSE(want == in);
+    for (std::size_t off : {std::size_t(0), std::size_t(12)}) {
+      dltest::DeviceBuffer a(off + bytes), b(off + bytes + 16);
+      auto ainit = dltest::random_bytes(a.size, 1);
+      std::copy(in.begin(), in.end(), ainit.begin() + std::ptrdiff_t(off));
+      a.write(ainit);
+      const auto binit = dltest::random_bytes(b.size, 2);
+      b.write(binit);
+      auto r =
+          m.enqueue_copy(env.queue, a.mem, off, b.mem, off, s.rec, s.n, Layout::aos(), s.tiled);
+      ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+      clFinish(env.queue);
+      auto got = b.read();
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + std::ptrdiff_t(off)))
+          << "AoS -> " << s.tiled.str() << " at offset " << off;
+      ASSERT_TRUE(std::equal(binit.begin(), binit.begin() + std::ptrdiff_t(off), got.begin()));
+      ASSERT_TRUE(std::equal(binit.end() - 16, binit.end(), got.end() - 16));
+      // Back from the converted copy into the first buffer, over different bytes.
+      a.write(dltest::random_bytes(a.size, 3));
+      r = m.enqueue_copy(env.queue, b.mem, off, a.mem, off, s.rec, s.n, s.tiled, Layout::aos());
+      ASSERT_EQ(r.status, CL_SUCCESS) << r.error;
+      clFinish(env.queue);
+      got = a.read();
+      ASSERT_TRUE(std::equal(in.begin(), in.end(), got.begin() + std::ptrdiff_t(off)))
+          << s.tiled.str() << " -> AoS at offset " << off;
+    }
+    dltest::check_pair(m, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::OutOfPlace, seed++);
+    if (HasFatalFailure()) return;
+    dltest::check_pair(chunked, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::OutOfPlace, seed++,
+                       12);
+    if (HasFatalFailure()) return;
+  }
+}
+
 // Tile widths of any size, as `-> ASTA(E)` gives them (E an argument: a plane's row
 // count): small odd ones, tiles larger than local memory, tiles of more records than the
 // buffer's; the planner's choice, both directions, round trips bit-exact.
