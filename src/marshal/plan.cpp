@@ -148,10 +148,19 @@ Algorithm choose(const Ctx& c, const Layout& from, const Layout& to) {
   if (c.opt.three_pass == MarshalOptions::Prefer::Always)
     for (Algorithm a : {Algorithm::ThreePass, Algorithm::Square})
       if (refuses(c, a, from, to).empty()) return a;
-  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::Square, Algorithm::ThreePass,
-                      Algorithm::PttwacInstance, Algorithm::Segmented})
+  for (Algorithm a : {Algorithm::BarrierSync, Algorithm::Square, Algorithm::ThreePass})
     if ((a != Algorithm::ThreePass || three_pass_auto(c)) && refuses(c, a, from, to).empty())
       return a;
+  // Tiles the block transposes take go through the temporary (two passes at 0.38-0.42 of
+  // the copy on the H200, where PttwacInstance ran 0.14-0.16), within the scratch bound.
+  if (block_copy_takes(c.rec, c.n, from, to) &&
+      (!c.opt.max_extra_bytes ||
+       scratch_records(c.opt, c.n, {Algorithm::OutOfPlace, from, to}, c.rec.size()) *
+               c.rec.size() <=
+           c.opt.max_extra_bytes))
+    return Algorithm::OutOfPlace;
+  for (Algorithm a : {Algorithm::PttwacInstance, Algorithm::Segmented})
+    if (refuses(c, a, from, to).empty()) return a;
   return Algorithm::Auto;
 }
 

@@ -32,21 +32,31 @@ TEST(MarshalInPlace, PttwacInstanceAosAsta) {
                            seed++);
 }
 
-TEST(MarshalInPlace, PttwacInstanceChosenForLargeTiles) {
+// Tiles larger than local memory: slots of one size go through the temporary, whose
+// block transposes move them faster than PttwacInstance (bench/results/h200/oop-blocks.json);
+// where the scratch bound leaves no room for a tile, PttwacInstance converts in place.
+TEST(MarshalInPlace, LargeTilesOutOfPlaceOrPttwacInstance) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
-  dl::MarshalOptions opt;
-  dl::Marshaler m(env.context, env.device, nullptr, opt);
   auto rec = dl::Record::uniform("big", Scalar::Float, 600);  // 2400-byte records
   const std::uint32_t T = 1024;                               // 2.4 MB tiles > 2 MiB local
+  dl::MarshalOptions opt;
+  dl::Marshaler m(env.context, env.device, nullptr, opt);
   if (T * rec.size() <= m.limits().local_mem_bytes) GTEST_SKIP() << "device local memory too large";
   if ((T * rec.size() / rec.unit() + 31) / 32 * 4 > m.limits().local_mem_bytes)
     GTEST_SKIP() << "device local memory too small for the done bits of a tile";
   auto p = m.plan(rec, 2 * T + 3, Layout::aos(), Layout::asta(T));
   ASSERT_TRUE(p.ok) << p.reason;
   ASSERT_EQ(p.steps.size(), 1u);
-  EXPECT_EQ(p.steps[0].algorithm, Algorithm::PttwacInstance);
+  EXPECT_EQ(p.steps[0].algorithm, Algorithm::OutOfPlace);
   dltest::check_pair(m, rec, 2 * T + 3, Layout::aos(), Layout::asta(T), Algorithm::Auto, 77);
+  opt.max_extra_bytes = 1 << 20;  // less than a tile
+  dl::Marshaler bounded(env.context, env.device, nullptr, opt);
+  p = bounded.plan(rec, 2 * T + 3, Layout::aos(), Layout::asta(T));
+  ASSERT_TRUE(p.ok) << p.reason;
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].algorithm, Algorithm::PttwacInstance);
+  dltest::check_pair(bounded, rec, 2 * T + 3, Layout::aos(), Layout::asta(T), Algorithm::Auto, 78);
 }
 
 TEST(MarshalInPlace, DaAstaEveryAlgorithmWithTails) {
