@@ -239,6 +239,12 @@ class Marshaler {
                              const Layout& from, const Layout& to, cl_uint num_wait = 0,
                              const cl_event* wait = nullptr, cl_event* done = nullptr);
 
+  /// Whether enqueue_copy moves n records from -> to through local memory, reads and
+  /// writes coalesced (the tiled transpose AoS <-> DA where a record fits the local budget;
+  /// AoS <-> ASTA(T) or DA in blocks where the slots have one size and tiles hold at least
+  /// 16 x 16 of them, 512 in all), rather than with the map copy of every other pair.
+  bool copies_tiled(const Record& rec, std::size_t n, const Layout& from, const Layout& to) const;
+
   /// Out of place, a part of an array: the `count` AoS records at src[src_offset] are
   /// records [first, first + count) of the n records at dst[dst_offset] in layout `to`,
   /// AoS or DA (the tiled transpose: a record of at most the local budget less 16

@@ -71,6 +71,16 @@ std::uint32_t Marshaler::preferred_tile() const {
   return 32;
 }
 
+bool Marshaler::copies_tiled(const Record& rec, std::size_t n, const Layout& from,
+                             const Layout& to) const {
+  if (!from.tiled() || !to.tiled()) return false;
+  const Layout f = detail::canonical(from, n), t = detail::canonical(to, n);
+  const bool aos_da = (f.kind == LayoutKind::AoS && t.kind == LayoutKind::DA) ||
+                      (f.kind == LayoutKind::DA && t.kind == LayoutKind::AoS);
+  return (aos_da && rec.size() + 16 <= detail::tile_local_budget(impl_->lim, impl_->opt)) ||
+         detail::block_copy_takes(rec, n, f, t);
+}
+
 namespace {
 
 bool is_swap(const Layout& l) {

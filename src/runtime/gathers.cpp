@@ -360,8 +360,14 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     // (the bytes after them copied as they are). Into any other layout the whole buffer is
     // copied, then converted in the copy as a buffer of the application would be: into
     // ASTA(T) by the in-place tile transposes, which on the H200 took with the copy 0.6 of
-    // the time of the one-pass map copy (bench/README.md, "Host-visible memory").
-    const bool in_copy = u.to.kind != LayoutKind::DA;
+    // the time of the one-pass map copy (bench/README.md, "Host-visible memory"). Tiles
+    // beyond barrier-sync's local memory, which the marshaler transposes in blocks
+    // (copies_tiled), go in one pass instead of the copy and a conversion of one or more.
+    bool in_copy = u.to.kind != LayoutKind::DA;
+    if (in_copy && m->copies_tiled(*u.rec, u.n, Layout::aos(), u.to)) {
+      const Plan p = m->plan(*u.rec, u.n, Layout::aos(), u.to, rt.algorithm);
+      in_copy = p.ok && p.steps.size() == 1 && p.steps[0].algorithm == Algorithm::BarrierSync;
+    }
     const std::size_t plain = in_copy ? 0 : body;  // copied as they are from here
     cl_event first = nullptr;                      // its first command (one reference ours)
     if (plain < bytes) {
