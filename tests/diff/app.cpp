@@ -175,6 +175,7 @@ dl_diff::Case warm_up() {
           launch(Form::DiagK, 1, len, std::min(n, most));
           launch(Form::DiagMK, std::max(std::min(n, most) / 3, 1), len, 3);
           launch(Form::SumSwapD, 1, len, std::max(std::min(n, most / 2), 1), 2);
+          launch(Form::SumSwapK, 1, len, std::max(std::min(n, most / 2), 1), 2);
           launch(Form::SumDiag, 1, len, std::min(n, most));
           launch(Form::SumK, std::min(n, most), len);
         }

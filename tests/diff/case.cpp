@@ -31,6 +31,7 @@ std::string kernel_name(Form f, Shape s) {
   if (f == Form::DiagK) return i.flat ? "fdiagk" : "";
   if (f == Form::DiagMK) return i.flat ? "fdiagmk" : "";
   if (f == Form::SumSwapD) return i.flat ? "fswapsum" : "";
+  if (f == Form::SumSwapK) return i.flat ? "fswapksum" : "";
   if (f == Form::SumDiag) return i.flat ? "fdiagsum" : "";
   if (f == Form::SumK) return i.flat ? "fsumk" : "";
   if (f == Form::Dims) return std::string(i.flat ? "fdcap_" : "dcap_") + i.name;
@@ -83,7 +84,9 @@ const char* form_text(Form f) {
                             "map: x[scramble], bytes, s an argument",
                             "g[m][t][K][J] -> [m][J][K][t], arguments",
                             "const g[m][t][K][J] -> [m][J][K][t], arguments",
-                            "const g[m][t][K] -> DIAG, arguments"};
+                            "const g[m][t][K] -> DIAG, arguments",
+                            "const g[m][t][K][J] -> [m][K][t][J], arguments"};
+  static_assert(sizeof t / sizeof *t == static_cast<int>(Form::SumSwapK) + 1, "one text per form");
   return t[static_cast<int>(f)];
 }
 
@@ -213,6 +216,7 @@ std::string launch_text(const Op& op) {
         << ", k=" << op.k;
       break;
     case Form::SumSwapD:
+    case Form::SumSwapK:
       s << ", m=" << op.n << ", t=" << op.tile << ", K=" << op.len << ", J=" << op.row << ", out=b"
         << op.buf2;
       break;

@@ -71,7 +71,8 @@ enum class Form : std::uint8_t {
   Map,
   SwapD,
   SumSwapD,  // SwapD read only, each record's hash into out (buf2)
-  SumDiag    // DiagK read only, each row's hash into out (buf2)
+  SumDiag,   // DiagK read only, each row's hash into out (buf2)
+  SumSwapK   // SwapK read only, each record's hash into out (buf2)
 };
 /// The kernel's name for a shape; empty when the shape has no such kernel.
 std::string kernel_name(Form f, Shape s);

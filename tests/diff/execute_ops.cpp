@@ -96,7 +96,7 @@ void Executor::release(const Op& op) {
 
 bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access>& acc) {
   const bool sum = op.form == Form::Sum || op.form == Form::SumK || op.form == Form::SumSwapD ||
-                   op.form == Form::SumDiag;
+                   op.form == Form::SumSwapK || op.form == Form::SumDiag;
   const bool gather = op.form == Form::Gather, map = op.form == Form::Map;
   const bool two = op.form == Form::Pair || op.form == Form::Half || sum || gather || map;
   if (!live(op.buf) || (two && !live(op.buf2)) || (gather && !live(op.buf3))) return false;
@@ -135,6 +135,7 @@ bool Executor::set_args(Thread& t, const Op& op, cl_kernel k, std::vector<Access
       args.push_back({sizeof op.k, &op.k});
       break;
     case Form::SumSwapD:
+    case Form::SumSwapK:
       args.push_back({sizeof op.n, &op.n});
       args.push_back({sizeof op.tile, &op.tile});
       args.push_back({sizeof op.len, &op.len});

@@ -211,20 +211,32 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     // planes; beyond a GPU's local memory), or tiles beyond even PoCL's 1 MiB, so that
     // AoS <-> ASTA(t) goes through Algorithm::Square's kernels with edge blocks: 600 x 600
     // rows of 1-3 floats (rows of one unit of 4 or 8 bytes, of three units) and 192 x 192
-    // rows of 8 floats (two 16-byte units).
+    // rows of 8 floats (two 16-byte units). Or two planes that are not square, beyond
+    // PoCL's 1 MiB, which go through the temporary and the block transposes of
+    // tile_oop.cl: 300 x 1000 floats, 300 x 500 rows of 2 floats (one 8-byte unit), 160 x
+    // 700 and 200 x 500 rows of 3 floats.
     if (r_.chance(15)) {
-      const int kind = static_cast<int>(r_.in(0, 2));
+      const int kind = static_cast<int>(r_.in(0, 3));
       t = len = kind == 0 ? 128 : kind == 1 ? 600 : 192;
       if (kind == 1) J = std::min(J, 3);
       if (kind == 2) J = 8;
-      const int planes = kind == 0 ? static_cast<int>(r_.in(1, 2)) : 1;
-      a = create(Shape::F3, (planes * t * len * J + 2) / 3, Mem::Copy);
+      if (kind == 3) {
+        const int shapes[4][3] = {{300, 1000, 1}, {160, 700, 3}, {300, 500, 2}, {200, 500, 3}};
+        const int* sh = shapes[r_.in(0, 3)];
+        t = sh[0];
+        len = sh[1];
+        J = sh[2];
+      }
+      const int planes = kind == 0 ? static_cast<int>(r_.in(1, 2)) : kind == 3 ? 2 : 1;
+      // Host-visible where the case's buffer is (the launch reads a layout copy of it).
+      a = create(Shape::F3, (planes * t * len * J + 2) / 3,
+                 buf(a).mem == Mem::Use ? Mem::Use : Mem::Copy);
       room = buf(a).size / sizeof(float);
     }
     const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * len * J);
     const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(room / plane);
     if (sum)
-      launch(q, Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
+      launch(q, r_.chance(50) ? Form::SumSwapK : Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
     else
       launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
     Op& op = c_.ops.back();

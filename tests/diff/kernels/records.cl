@@ -500,6 +500,17 @@ __kernel void fswapsum(__global const float *g, int m, int t, int K, int J, __gl
   out[i] = s;
 }
 
+// The neighbours' swap read only (host-visible memory read through a copy in ASTA(t)).
+//DL: AoS: const g[m][t][K][J] -> [m][K][t][J]
+__kernel void fswapksum(__global const float *g, int m, int t, int K, int J, __global uint *out) {
+  int i = get_global_id(0);
+  if (i >= m * t) return;
+  uint s = 0u;
+  for (int y = 0; y < K; ++y)
+    for (int x = 0; x < J; ++x) s ^= as_uint(g[(i * K + y) * J + x]) * (uint)(2 * (y * J + x) + 1);
+  out[i] = s;
+}
+
 // Planes diagonalized (docs/remappings.md): g[m][t][K], m planes of t rows of K floats,
 // along the secondary or the main diagonal. A work-item updates its row from left to
 // right, each scalar from the one before it. m, t and K change between launches of one
