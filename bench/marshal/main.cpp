@@ -769,7 +769,10 @@ int main(int argc, char** argv) try {
         {"sq-wzyx-wyzx-c16", f / (256 * 256 * 16), 256, 256, 16},
         {"sq-zyx-zxy", f / (256 * 256), 256, 256, 1},
         {"sq-zyx-zxy-32", f / (32 * 32), 32, 32, 1},  // tiles of 4 KiB: barrier-sync too
-        {"sq-yx-xy", 1, 16384, 16384, 1}};
+        {"sq-yx-xy", 1, 16384, 16384, 1},
+        // Planes that are not square: float planes of 256 x 1024, one 8192 x 32768 matrix.
+        {"zyx-zxy", f / (256 * 1024), 256, 1024, 1},
+        {"yx-xy", 1, 8192, f / 8192, 1}};
     for (const auto& sh : shapes) {
       const std::size_t n = sh.outer * sh.d1;
       if (n == 0 || n * sh.d2 * sh.c > f) continue;  // does not fit --size-mib
@@ -780,6 +783,7 @@ int main(int argc, char** argv) try {
       for (A a : {A::Auto, A::Square, A::BarrierSync, A::PttwacInstance, A::Segmented, A::Pttwac,
                   A::OutOfPlace})
         jobs.push_back({aos, to, a});
+      jobs.push_back({aos, to, A::OutOfPlace, true});  // into a second buffer, one pass
       run_buffer(B, "swap", sh.name, rec, n, jobs);
       save();
     }
