@@ -375,6 +375,13 @@ TEST(MarshalFaults, OutOfResourcesMidwayIsEnqueuedAgain) {
   EXPECT_GT(FailingEnqueue::count, 3u) << "enqueued again before giving up";
 }
 
+/// n records of `rec` and the tiled layout a test converts them to from AoS.
+struct TiledShape {
+  dl::Record rec;
+  std::size_t n;
+  Layout tiled;
+};
+
 // Square tiles through blocks much smaller than a tile (a 1 KiB local budget): pairs of
 // blocks across the diagonal, partial blocks at the edges, several tiles, DA (T = n),
 // slots of one unit and of several; both directions, against dl::convert.
@@ -384,12 +391,7 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
   dl::MarshalOptions small;
   small.tile_local_bytes = 1024;
   dl::Marshaler m(env.context, env.device, nullptr, small);
-  struct Shape {
-    dl::Record rec;
-    std::size_t n;
-    Layout tiled;
-  };
-  const Shape shapes[] = {
+  const TiledShape shapes[] = {
       {dl::Record::uniform("u37", Scalar::Float, 37), 74, Layout::asta(37)},
       {dl::Record::uniform("u37", Scalar::Float, 37), 37, Layout::da()},
       {dl::Record::blocks("r13", Scalar::Float, 13, 5), 39, Layout::asta(13)},
@@ -397,7 +399,7 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
       {dl::Record::blocks("r6", Scalar::Double, 6, 2), 24, Layout::asta(6)},
       {dl::Record::uniform("u100", Scalar::Short, 100), 100, Layout::asta(100)}};
   std::uint32_t seed = 99;
-  for (const Shape& s : shapes) {
+  for (const TiledShape& s : shapes) {
     const dl::Plan p = m.plan(s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square);
     ASSERT_TRUE(p.ok) << s.rec.describe() << ": " << p.reason;
     ASSERT_EQ(p.steps.size(), 1u);
@@ -416,16 +418,17 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
   // 16- and 32-byte rows become elements of 2, 4 and 8 units), and elements of 3 units
   // through dl_square's blocks.
   dl::Marshaler wide(env.context, env.device);
-  const Shape large[] = {{dl::Record::uniform("u96", Scalar::Float, 96), 192, Layout::asta(96)},
-                         {dl::Record::uniform("u70", Scalar::Float, 70), 70, Layout::da()},
-                         {dl::Record::uniform("c130", Scalar::UChar, 130), 260, Layout::asta(130)},
-                         {dl::Record::uniform("s64", Scalar::Short, 64), 64, Layout::da()},
-                         {dl::Record::uniform("d45", Scalar::Double, 45), 90, Layout::asta(45)},
-                         {dl::Record::blocks("v33", Scalar::Float, 33, 4), 66, Layout::asta(33)},
-                         {dl::Record::blocks("w40", Scalar::Float, 40, 8), 80, Layout::asta(40)},
-                         {dl::Record::blocks("x20", Scalar::Float, 20, 16), 20, Layout::da()},
-                         {dl::Record::blocks("r40", Scalar::Float, 40, 3), 80, Layout::asta(40)}};
-  for (const Shape& s : large) {
+  const TiledShape large[] = {
+      {dl::Record::uniform("u96", Scalar::Float, 96), 192, Layout::asta(96)},
+      {dl::Record::uniform("u70", Scalar::Float, 70), 70, Layout::da()},
+      {dl::Record::uniform("c130", Scalar::UChar, 130), 260, Layout::asta(130)},
+      {dl::Record::uniform("s64", Scalar::Short, 64), 64, Layout::da()},
+      {dl::Record::uniform("d45", Scalar::Double, 45), 90, Layout::asta(45)},
+      {dl::Record::blocks("v33", Scalar::Float, 33, 4), 66, Layout::asta(33)},
+      {dl::Record::blocks("w40", Scalar::Float, 40, 8), 80, Layout::asta(40)},
+      {dl::Record::blocks("x20", Scalar::Float, 20, 16), 20, Layout::da()},
+      {dl::Record::blocks("r40", Scalar::Float, 40, 3), 80, Layout::asta(40)}};
+  for (const TiledShape& s : large) {
     dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++);
     if (HasFatalFailure()) return;
     dltest::check_pair(wide, s.rec, s.n, Layout::aos(), s.tiled, Algorithm::Square, seed++, 12);
@@ -455,12 +458,7 @@ TEST(MarshalOop, BlockTransposesOfAnyShape) {
   dl::MarshalOptions tiny;
   tiny.scratch_chunk_bytes = 1;  // one tile per chunk
   dl::Marshaler chunked(env.context, env.device, nullptr, tiny);
-  struct Shape {
-    dl::Record rec;
-    std::size_t n;
-    Layout tiled;
-  };
-  const Shape shapes[] = {
+  const TiledShape shapes[] = {
       {dl::Record::uniform("f100", Scalar::Float, 100), 223, Layout::asta(70)},
       {dl::Record::uniform("f40", Scalar::Float, 40), 150, Layout::da()},
       {dl::Record::uniform("f200", Scalar::Float, 200), 40, Layout::asta(33)},
@@ -473,7 +471,7 @@ TEST(MarshalOop, BlockTransposesOfAnyShape) {
       {dl::Record::blocks("r24", Scalar::Float, 24, 7), 61, Layout::asta(24)},
       {dl::Record::blocks("k32", Scalar::Float, 32, 300), 40, Layout::asta(16)}};
   std::uint32_t seed = 7100;
-  for (const Shape& s : shapes) {
+  for (const TiledShape& s : shapes) {
     SCOPED_TRACE(s.rec.describe() + " n=" + std::to_string(s.n) + " " + s.tiled.str());
     const std::size_t bytes = s.n * s.rec.size();
     const auto in = dltest::random_bytes(bytes, seed++);
