@@ -207,6 +207,7 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     const int tiles[] = {1, 2, 3, 7, 16, 0, -2};
     int J = rows[r_.in(0, 3)], t = tiles[r_.in(0, 6)], len = K;
     std::size_t room = floats;
+    bool wide = false;  // two planes that are not square: both converted (m = 2)
     // Now and then square planes in a buffer of their own: 128 x 128 rows (one or two
     // planes; beyond a GPU's local memory), or tiles beyond even PoCL's 1 MiB, so that
     // AoS <-> ASTA(t) goes through Algorithm::Square's kernels with edge blocks: 600 x 600
@@ -221,6 +222,7 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
       if (kind == 1) J = std::min(J, 3);
       if (kind == 2) J = 8;
       if (kind == 3) {
+        wide = true;
         const int shapes[4][3] = {{300, 1000, 1}, {160, 700, 3}, {300, 500, 2}, {200, 500, 3}};
         const int* sh = shapes[r_.in(0, 3)];
         t = sh[0];
@@ -234,7 +236,9 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
       room = buf(a).size / sizeof(float);
     }
     const std::size_t plane = static_cast<std::size_t>(std::max(t, 1) * len * J);
-    const int m = t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(room / plane);
+    // Both planes that are not square: one plane alone is one tile of all its records
+    // (DA), which the planner converts through ASTA tiles in place instead.
+    const int m = wide ? 2 : t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(room / plane);
     if (sum)
       launch(q, r_.chance(50) ? Form::SumSwapK : Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
     else
