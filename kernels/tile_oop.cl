@@ -1,21 +1,28 @@
-// DL marshaling kernels: AoS <-> ASTA(T) (or DA, T = n) out of place, from one buffer into
-// another, where a record is D slots of one size (z units): inside each tile of w records
-// (T, the last n - t·T), the w x D matrix of z-unit elements becomes its D x w transpose.
-// That is the transpose of a matrix of any shape, a swap of two adjacent dimensions (a row
-// of z units is one element), batched over the tiles. dir 0: src AoS, dst ASTA; dir 1: src
-// ASTA, dst AoS. Every unit is read once and written once, both coalesced: a work-group
-// takes a B x B block of elements of the source matrix into local memory and writes it
-// transposed. Positions inside a tile are 32-bit (the host keeps T·D·z below 2^32);
-// groups stride over (tile, block) items, a tile's blocks row by row (nbr x nbc of the
-// widest tile; blocks beyond a short last tile are skipped).
+// DL marshaling kernels: AoS <-> ASTA(T) (or DA, T = n), or AoS <-> SWAP(T, M), out of
+// place, from one buffer into another, where a record is M x D slots of one size (z units;
+// M = 1 but for SWAP): inside each tile of w records (T, the last n - t·T), for each b < M,
+// the w x D matrix of z-unit elements (slots b·D .. b·D + D - 1 of each record) becomes its
+// D x w transpose, stored at rows c·M + b of the tile's D·M rows of w elements. That is the
+// transpose of a matrix of any shape, a swap of two dimensions (a row of z units is one
+// element; with M > 1 two dimensions with M others between them), batched over the tiles
+// and b. dir 0: src AoS, dst tiled; dir 1: src tiled, dst AoS. Every unit is read once and
+// written once, both coalesced: a work-group takes a B x B block of elements of a source
+// matrix into local memory and writes it transposed. Positions inside a tile are 32-bit
+// (the host keeps T·M·D·z below 2^32); groups stride over (tile, b, block) items, a
+// matrix's blocks row by row (nbr x nbc of the widest tile; blocks beyond a short last tile
+// are skipped).
 //
-// Item `item` -> the tile's first record, its source matrix rows x cols, the block corner.
-inline bool dl_oop_block_item(ulong item, ulong n, uint T, uint D, uint dir, uint B, uint nbr,
-                              uint nbc, ulong* first, uint* rows, uint* cols, uint* r0,
-                              uint* c0) {
-  const uint per_tile = nbr * nbc;
-  const ulong t = item / per_tile;
-  const uint k = (uint)(item - t * per_tile), bi = k / nbc;
+// Item `item` -> the tile's first record, its source matrix rows x cols, the block corner,
+// and where the block's matrix starts in the tile: the units of b·cols and b·rows
+// elements (source, target), the rows' strides M·cols and M·rows elements.
+inline bool dl_oop_block_item(ulong item, ulong n, uint T, uint D, uint M, uint dir, uint B,
+                              uint nbr, uint nbc, ulong* first, uint* rows, uint* cols, uint* r0,
+                              uint* c0, uint* b) {
+  const uint per_mat = nbr * nbc;
+  const ulong tb = item / per_mat;
+  const uint k = (uint)(item - tb * per_mat), bi = k / nbc;
+  const ulong t = tb / M;
+  *b = (uint)(tb - t * M);
   *first = t * T;
   const uint w = (uint)min((ulong)T, n - *first);
   *rows = dir ? D : w;
@@ -30,22 +37,24 @@ inline bool dl_oop_block_item(ulong item, ulong n, uint T, uint D, uint dir, uin
 // one division per X units of the transposed writes; local rows of B·z units padded to a
 // stride congruent to z modulo 32 (z < 32). `l`: B padded rows.
 __kernel void dl_oop_block(__global const U* restrict src, ulong sbase, __global U* restrict dst,
-                           ulong dbase, ulong n, uint T, uint D, uint z, uint dir, uint B,
-                           uint nbr, uint nbc, ulong items, uint X, __local U* l) {
+                           ulong dbase, ulong n, uint T, uint D, uint M, uint z, uint dir,
+                           uint B, uint nbr, uint nbc, ulong items, uint X, __local U* l) {
   const uint lid = get_local_id(0);
   const uint x = lid % X, y = lid / X, Y = get_local_size(0) / X;
   const dl_div dz = dl_div_make(z);
   const uint sp = dl_square_stride(B * z, z);
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
     ulong first;
-    uint rows, cols, r0, c0;
-    if (!dl_oop_block_item(item, n, T, D, dir, B, nbr, nbc, &first, &rows, &cols, &r0, &c0))
+    uint rows, cols, r0, c0, b;
+    if (!dl_oop_block_item(item, n, T, D, M, dir, B, nbr, nbc, &first, &rows, &cols, &r0, &c0,
+                           &b))
       continue;  // the same for the whole group
     const uint hr = min(B, rows - r0), hc = min(B, cols - c0);
-    const uint srow = cols * z, drow = rows * z;  // units of a source and a target row
-    const uint pw = hc * z, qw = hr * z;          // units of a block row, source and target
-    __global const U* S = src + sbase + first * D * z + r0 * srow + c0 * z;
-    __global U* P = dst + dbase + first * D * z + c0 * drow + r0 * z;
+    const uint srow = M * cols * z, drow = M * rows * z;  // units between a matrix's rows
+    const uint pw = hc * z, qw = hr * z;  // units of a block row, source and target
+    const ulong tile = first * M * D * z;
+    __global const U* S = src + sbase + tile + (b * cols + c0) * z + r0 * srow;
+    __global U* P = dst + dbase + tile + (b * rows + r0) * z + c0 * drow;
     for (uint r = y; r < hr; r += Y)
       for (uint u = x; u < pw; u += X) l[r * sp + u] = S[r * srow + u];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -67,27 +76,29 @@ __kernel void dl_oop_block(__global const U* restrict src, ulong sbase, __global
 // Launched with 128 work-items per group.
 __kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_oop_block1(
     __global const U* restrict src, ulong sbase, __global U* restrict dst, ulong dbase, ulong n,
-    uint T, uint D, uint dir, uint nbr, uint nbc, ulong items, __local U* l) {
+    uint T, uint D, uint M, uint dir, uint nbr, uint nbc, ulong items, __local U* l) {
   const uint B = DL_SQ_B, pitch = DL_SQ_B + 1;
   const uint lid = get_local_id(0), tx = lid % B, ty = lid / B;
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
     ulong first;
-    uint rows, cols, r0, c0;
-    if (!dl_oop_block_item(item, n, T, D, dir, B, nbr, nbc, &first, &rows, &cols, &r0, &c0))
+    uint rows, cols, r0, c0, b;
+    if (!dl_oop_block_item(item, n, T, D, M, dir, B, nbr, nbc, &first, &rows, &cols, &r0, &c0,
+                           &b))
       continue;
     const uint hr = min(B, rows - r0), hc = min(B, cols - c0);
-    __global const U* S = src + sbase + first * D + r0 * cols + c0;
-    __global U* P = dst + dbase + first * D + c0 * rows + r0;
+    const uint srow = M * cols, drow = M * rows;
+    __global const U* S = src + sbase + first * M * D + b * cols + r0 * srow + c0;
+    __global U* P = dst + dbase + first * M * D + b * rows + c0 * drow + r0;
     U v[DL_SQ_PER];
     DL_SQ_UNROLL for (uint k = 0; k < DL_SQ_PER; ++k) {
       const uint r = ty + k * DL_SQ_RY;
-      v[k] = S[r < hr && tx < hc ? r * cols + tx : 0];
+      v[k] = S[r < hr && tx < hc ? r * srow + tx : 0];
     }
     for (uint k = 0; k < DL_SQ_PER; ++k) l[(ty + k * DL_SQ_RY) * pitch + tx] = v[k];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < DL_SQ_PER; ++k) {
       const uint c = ty + k * DL_SQ_RY;
-      if (c < hc && tx < hr) P[c * rows + tx] = l[tx * pitch + c];
+      if (c < hc && tx < hr) P[c * drow + tx] = l[tx * pitch + c];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

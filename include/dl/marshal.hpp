@@ -232,8 +232,9 @@ class Marshaler {
 
   /// Out of place: converts n records at src[src_offset] (layout `from`) into
   /// dst[dst_offset] (layout `to`); the regions must not overlap. AoS <-> DA use the
-  /// local-memory tiled transpose (coalesced reads and writes), other pairs the generic
-  /// map copy. plan.bytes_moved counts the one read and one write.
+  /// local-memory tiled transpose (coalesced reads and writes), the pairs copies_tiled
+  /// names the block transposes, other pairs the generic map copy (SWAP only AoS <-> SWAP
+  /// where the blocks take it). plan.bytes_moved counts the one read and one write.
   MarshalResult enqueue_copy(cl_command_queue queue, cl_mem src, std::size_t src_offset, cl_mem dst,
                              std::size_t dst_offset, const Record& rec, std::size_t n,
                              const Layout& from, const Layout& to, cl_uint num_wait = 0,
@@ -241,8 +242,9 @@ class Marshaler {
 
   /// Whether enqueue_copy moves n records from -> to through local memory, reads and
   /// writes coalesced (the tiled transpose AoS <-> DA where a record fits the local budget;
-  /// AoS <-> ASTA(T) or DA in blocks where the slots have one size and tiles hold at least
-  /// 16 x 16 of them, 512 in all), rather than with the map copy of every other pair.
+  /// AoS <-> ASTA(T), DA or SWAP(T, B) in blocks where the slots have one size and each
+  /// tile's matrices hold at least 16 x 16 of them, 512 in all), rather than with the map
+  /// copy of every other pair (SWAP: no other).
   bool copies_tiled(const Record& rec, std::size_t n, const Layout& from, const Layout& to) const;
 
   /// Out of place, a part of an array: the `count` AoS records at src[src_offset] are
@@ -301,15 +303,17 @@ class Marshaler {
   struct Impl;
 
  private:
-  /// plan() and enqueue() from or to a SWAP layout: the legs of detail::swap_legs (into
-  /// *legs where given, for enqueue_swap to run without computing them again).
+  /// plan() and enqueue() from or to a SWAP layout: one step out of place between AoS and
+  /// SWAP where it takes the shape, else the legs of detail::swap_legs (into *legs where
+  /// given, for enqueue_swap to run without computing them again; empty for one step).
   Plan swap_plan(const Record& rec, std::size_t n, const Layout& from, const Layout& to,
                  Algorithm algorithm, std::size_t unit,
                  std::vector<detail::SwapLeg>* legs = nullptr) const;
+  /// enqueue() of a plan over legs (or refused), from swap_plan.
   MarshalResult enqueue_swap(cl_command_queue queue, cl_mem buffer, std::size_t offset,
-                             const Record& rec, std::size_t n, const Layout& from, const Layout& to,
-                             Algorithm algorithm, std::size_t unit, cl_uint num_wait,
-                             const cl_event* wait, cl_event* done);
+                             const Record& rec, Plan plan, const std::vector<detail::SwapLeg>& legs,
+                             Algorithm algorithm, cl_uint num_wait, const cl_event* wait,
+                             cl_event* done);
   std::unique_ptr<Impl> impl_;
 };
 

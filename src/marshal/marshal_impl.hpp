@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,7 +34,8 @@ extern const char* const gather;
 
 namespace detail {
 
-/// A layout reduced to its map for n records: AoS (w = 1), DA (w >= n) or ASTA(w).
+/// A layout reduced to its map for n records: AoS (w = 1), DA (w >= n) or ASTA(w); a
+/// diagonal layout's rows per plane likewise; SWAP as it is.
 Layout canonical(const Layout& l, std::size_t n);
 
 /// Local memory one barrier-sync group may use, and the hard limit of one tile.
@@ -296,10 +298,19 @@ std::size_t instance_table_bytes(Marshaler::Impl& m, const Record& rec, std::siz
 cl_int add_da_asta(Job& job, const PlanStep& step, std::string* err);
 cl_int add_three_pass(Job& job, const PlanStep& step, std::string* err);
 cl_int add_square(Job& job, const PlanStep& step, std::string* err);
-/// Whether OutOfPlace and enqueue_copy move from -> to for n records of `rec` through the
-/// block transposes of kernels/tile_oop.cl: AoS <-> ASTA(T) or DA where every slot has one
-/// size, tiles of at least 16 records and 16 slots and 512 slots in all, a tile's bytes
-/// below 2^32.
+/// The matrices the block transposes of kernels/tile_oop.cl move for n records of `rec`
+/// from -> to: AoS <-> ASTA(T), DA or SWAP(T, M) where every slot has one size and a
+/// tile's bytes stay below 2^32; each tile of T records holds M matrices of T x D slots
+/// (M = 1 but for SWAP).
+struct BlockShape {
+  bool forward = true;  // from AoS
+  bool swap = false;    // the tiled side is SWAP
+  std::size_t T = 1, M = 1, D = 1;
+};
+std::optional<BlockShape> block_copy_shape(const Record& rec, std::size_t n, const Layout& from,
+                                           const Layout& to);
+/// Whether OutOfPlace and enqueue_copy move from -> to through the block transposes: a
+/// shape above whose matrices hold at least 16 records and 16 slots, 512 in all.
 bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to);
 /// Units of one block of B x B elements of z units in local memory: B rows at the stride
 /// kernels/tile_square.cl gives them (congruent to z modulo 32 where z < 32); the blocks

@@ -73,6 +73,8 @@ std::uint32_t Marshaler::preferred_tile() const {
 
 bool Marshaler::copies_tiled(const Record& rec, std::size_t n, const Layout& from,
                              const Layout& to) const {
+  if (from.kind == LayoutKind::Swap || to.kind == LayoutKind::Swap)
+    return detail::block_copy_takes(rec, n, from, to);
   if (!from.tiled() || !to.tiled()) return false;
   const Layout f = detail::canonical(from, n), t = detail::canonical(to, n);
   const bool aos_da = (f.kind == LayoutKind::AoS && t.kind == LayoutKind::DA) ||
@@ -132,6 +134,14 @@ Plan Marshaler::swap_plan(const Record& rec, std::size_t n, const Layout& from, 
   };
   const Order want = impl_->opt.swap_order;
   if (want != Order::Auto) return in_order(want);
+  // AoS <-> SWAP in one step out of place where the block transposes take it (a copy into
+  // a temporary, then the blocks: two passes, where the views take two conversions of one
+  // or two passes each), within max_extra_bytes as any conversion out of place.
+  if (Plan one = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm, unit);
+      one.ok) {
+    if (legs_out) legs_out->clear();
+    return one;
+  }
   // RowsFirst's view is never larger than a record; RecordsFirst's holds T records' rows.
   Plan p = in_order(Order::RowsFirst);
   if (p.ok) return p;
@@ -376,11 +386,17 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
   MarshalResult r;
   // A buffer offset less aligned than the record's unit moves smaller units: plan for them.
   const std::size_t unit = detail::offset_unit(rec, offset, offset);
-  if (is_swap(from) || is_swap(to))
-    return enqueue_swap(queue, buffer, offset, rec, n, from, to, algorithm, unit, num_wait, wait,
-                        done);
-  r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm, unit);
-  impl_->refine(r.plan, rec, n, algorithm);
+  if (is_swap(from) || is_swap(to)) {
+    std::vector<detail::SwapLeg> legs;
+    r.plan = swap_plan(rec, n, from, to, algorithm, unit, &legs);
+    if (!r.plan.ok || !legs.empty())
+      return enqueue_swap(queue, buffer, offset, rec, std::move(r.plan), legs, algorithm, num_wait,
+                          wait, done);
+    // else one step (or nothing to move): as any other plan
+  } else {
+    r.plan = detail::make_plan(impl_->lim, impl_->opt, rec, n, from, to, algorithm, unit);
+    impl_->refine(r.plan, rec, n, algorithm);
+  }
   if (!r.plan.ok) {
     r.status = CL_INVALID_VALUE;
     r.error = r.plan.reason;
@@ -459,14 +475,13 @@ MarshalResult Marshaler::enqueue(cl_command_queue queue, cl_mem buffer, std::siz
 }
 
 MarshalResult Marshaler::enqueue_swap(cl_command_queue queue, cl_mem buffer, std::size_t offset,
-                                      const Record& rec, std::size_t n, const Layout& from,
-                                      const Layout& to, Algorithm algorithm, std::size_t unit,
+                                      const Record& rec, Plan plan,
+                                      const std::vector<detail::SwapLeg>& legs, Algorithm algorithm,
                                       cl_uint num_wait, const cl_event* wait, cl_event* done) {
   MarshalResult r;
   // Every leg planned and its programs built before the first is enqueued: a conversion
   // refused half way would leave the bytes in neither layout.
-  std::vector<detail::SwapLeg> legs;
-  r.plan = swap_plan(rec, n, from, to, algorithm, unit, &legs);
+  r.plan = std::move(plan);
   std::string log;
   if (r.plan.ok && (r.status = prepare(rec, r.plan, &log)) != CL_SUCCESS)
     r.error = "marshaling program failed to build: " + log;

@@ -22,7 +22,14 @@ namespace {
 /// dl_copy_map (kernel `k`) of n records from `src` (base in units) to the job's buffer at
 /// `dst_base` (units): every unit read at its place in `from`, written at its place in `to`.
 cl_int add_map_copy(Job& job, cl_kernel k, cl_mem src, std::uint64_t src_base,
-                    std::uint64_t dst_base, std::size_t n, const Layout& from, const Layout& to) {
+                    std::uint64_t dst_base, std::size_t n, const Layout& from, const Layout& to,
+                    std::string* err) {
+  if (!from.tiled() || !to.tiled()) {
+    // (The planner sends SWAP only where the block transposes take it.)
+    *err = from.str() + " -> " + to.str() + " of " + std::to_string(n) +
+           " records: out of place only through the block transposes, which do not take it";
+    return CL_INVALID_OPERATION;
+  }
   const std::size_t wg = job.m.work_group(k);
   Op op;
   op.kernel = "dl_copy_map";
@@ -44,18 +51,19 @@ cl_int add_map_copy(Job& job, cl_kernel k, cl_mem src, std::uint64_t src_base,
 }
 
 /// dl_oop_block1 or dl_oop_block (kernels/tile_oop.cl) of n records from `src` (base in
-/// units) to the job's buffer at `dst_base` (units), where block_copy_takes the pair: each
-/// tile's matrix of slots transposed through local memory in blocks. Returns false,
+/// units) to the job's buffer at `dst_base` (units), where block_copy_shape takes the pair:
+/// each tile's matrices of slots transposed through local memory in blocks. Returns false,
 /// adding nothing, where it does not, or where a block of two slots by two does not fit
 /// the local memory budget.
 bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t dst_base,
                     std::size_t n, const Layout& from, const Layout& to, cl_int* status,
                     std::string* err) {
-  if (!block_copy_takes(job.rec, n, from, to)) return false;
-  const bool forward = canonical(from, n).kind == LayoutKind::AoS;
-  const Layout tiled = canonical(forward ? to : from, n);
-  const std::size_t z = job.rec.slots()[0].size / job.unit, D = job.ru / z;
-  const std::size_t T = tiled.kind == LayoutKind::DA ? n : tiled.tile, w = std::min(T, n);
+  // SWAP has no other way out of place: its blocks take a chunk's short last tile too.
+  const std::optional<BlockShape> sh = block_copy_shape(job.rec, n, from, to);
+  if (!sh || (!sh->swap && !block_copy_takes(job.rec, n, from, to))) return false;
+  const bool forward = sh->forward;
+  const std::size_t z = job.rec.slots()[0].size / job.unit, T = sh->T, M = sh->M, D = sh->D;
+  const std::size_t w = std::min(T, n);
   const std::size_t b1 = job.unit >= 8 ? 32 : 64;  // DL_SQ_B
   const bool one = z == 1;
   const std::size_t B =
@@ -73,7 +81,7 @@ bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t 
   if (one && wg < 128) return false;  // launched with groups of 128
   const std::size_t rows = forward ? w : D, cols = forward ? D : w;
   const std::size_t nbr = (rows + B - 1) / B, nbc = (cols + B - 1) / B;
-  const std::size_t items = (n + T - 1) / T * nbr * nbc;
+  const std::size_t items = (n + T - 1) / T * M * nbr * nbc;
   Op op;
   op.kernel = name;
   op.arg(src)
@@ -82,7 +90,8 @@ bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t 
       .arg(cl_ulong(dst_base))
       .arg(cl_ulong(n))
       .arg(cl_uint(T))
-      .arg(cl_uint(D));
+      .arg(cl_uint(D))
+      .arg(cl_uint(M));
   if (one) {
     // One group per item up to 64 times the groups per compute unit, as dl_square1.
     const std::size_t cap =
@@ -113,19 +122,35 @@ bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t 
 
 }  // namespace
 
-bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to) {
+std::optional<BlockShape> block_copy_shape(const Record& rec, std::size_t n, const Layout& from,
+                                           const Layout& to) {
+  if (!rec.uniform_slots() || rec.slots().empty()) return std::nullopt;
   const Layout f = canonical(from, n), t = canonical(to, n);
-  const Layout& tiled = f.kind == LayoutKind::AoS ? t : f;
-  if ((f.kind == LayoutKind::AoS) == (t.kind == LayoutKind::AoS) ||
-      (tiled.kind != LayoutKind::ASTA && tiled.kind != LayoutKind::DA) || !rec.uniform_slots() ||
-      rec.slots().empty())
-    return false;
-  const std::size_t T = tiled.kind == LayoutKind::DA ? n : tiled.tile;
+  BlockShape s;
+  s.forward = f.kind == LayoutKind::AoS;
+  const Layout& tiled = s.forward ? t : f;
+  s.swap = tiled.kind == LayoutKind::Swap;
+  if (s.forward == (t.kind == LayoutKind::AoS) ||
+      (tiled.kind != LayoutKind::ASTA && tiled.kind != LayoutKind::DA && !s.swap))
+    return std::nullopt;
+  s.T = tiled.kind == LayoutKind::DA ? n : s.swap ? tiled.width(n) : tiled.tile;
+  if (s.swap) {
+    if (tiled.split == 0 || rec.slots().size() % tiled.split) return std::nullopt;
+    s.M = tiled.split;
+  }
+  s.D = rec.slots().size() / s.M;
+  if (s.T * rec.size() >= (std::size_t(1) << 32)) return std::nullopt;
+  return s;
+}
+
+bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to) {
+  const std::optional<BlockShape> s = block_copy_shape(rec, n, from, to);
+  if (!s) return false;
   // Smaller matrices take the map copy: on the H200, 1 GiB of tiles of 16-64 records of
   // 2-32 floats, the blocks ran 0.15-0.91 times its speed below these bounds, 1.07-1.66
-  // times above (bench/results/h200/oop-blocks.json).
-  const std::size_t w = std::min(T, n), D = rec.slots().size();
-  return std::min(w, D) >= 16 && w * D >= 512 && T * rec.size() < (std::size_t(1) << 32);
+  // times above (bench/results/h200/oop-blocks.json). (SWAP: its two views instead.)
+  const std::size_t w = std::min(s->T, n);
+  return std::min(w, s->D) >= 16 && w * s->D >= 512;
 }
 
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
@@ -178,7 +203,7 @@ cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layou
         .local_arg((TB * per + 15) / 16 * 16)
         .arg(cl_uint(pad ? 1 : 0));
   } else {
-    return add_map_copy(job, k, src, src_base, job.base, job.n, from, to);
+    return add_map_copy(job, k, src, src_base, job.base, job.n, from, to, err);
   }
   job.ops.push_back(std::move(op));
   return CL_SUCCESS;
@@ -224,7 +249,10 @@ cl_int add_out_of_place(Job& job, const PlanStep& step, std::string* err) {
     }
     if (!k)
       if (cl_int e = job.m.kernel(job.unit, "dl_copy_map", &k, err); e != CL_SUCCESS) return e;
-    add_map_copy(job, k, tmp, 0, job.base + lo * job.ru, count, step.from, step.to);
+    if (cl_int e =
+            add_map_copy(job, k, tmp, 0, job.base + lo * job.ru, count, step.from, step.to, err);
+        e != CL_SUCCESS)
+      return e;
   }
   return CL_SUCCESS;
 }

@@ -206,6 +206,9 @@ std::size_t scratch_records(const MarshalOptions& opt, std::size_t n, const Plan
   } else if (s.algorithm == Algorithm::OutOfPlace && s.from.tiled() && s.to.tiled()) {
     const std::size_t a = s.from.width(n), b = s.to.width(n);
     if (a < n && b < n) whole = std::lcm(a, b);
+  } else if (s.algorithm == Algorithm::OutOfPlace &&
+             (s.from.kind == LayoutKind::Swap) != (s.to.kind == LayoutKind::Swap)) {
+    whole = (s.from.kind == LayoutKind::Swap ? s.from : s.to).width(n);  // and AoS
   }
   if (n == 0 || whole >= n) return n;
   std::size_t limit = opt.scratch_chunk_bytes ? opt.scratch_chunk_bytes : SIZE_MAX;
@@ -217,6 +220,7 @@ std::size_t scratch_records(const MarshalOptions& opt, std::size_t n, const Plan
 
 Layout canonical(const Layout& l, std::size_t n) {
   const std::size_t w = l.width(n);
+  if (l.kind == LayoutKind::Swap) return l;
   if (!l.tiled())
     return Layout::diag(w >= n ? 0 : static_cast<std::uint32_t>(w), l.kind == LayoutKind::DiagMain);
   if (w <= 1) return Layout::aos();
@@ -234,6 +238,42 @@ std::size_t tile_local_budget(const DeviceLimits& lim, const MarshalOptions& opt
 }
 
 namespace {
+
+// AoS <-> SWAP(T, B) in one step out of place (a temporary of whole tiles, then the block
+// transposes write every unit at its place), where the block transposes take the
+// matrices. Any other conversion from or to SWAP goes over two views of the bytes, which
+// Marshaler::plan and enqueue compose (swap_legs).
+Plan swap_step_plan(const MarshalOptions& opt, const Record& rec, std::size_t n,
+                    const Layout& from_in, const Layout& to_in, Algorithm algorithm) {
+  Plan p;
+  const Layout from = canonical(from_in, n), to = canonical(to_in, n);
+  if (n == 0 || from.same_map(to, n)) {
+    p.ok = true;
+    return p;
+  }
+  if (algorithm != Algorithm::Auto && algorithm != Algorithm::OutOfPlace) {
+    p.reason = std::string(algorithm_name(algorithm)) + " cannot convert " + from.str() + " to " +
+               to.str() + " in one step: a SWAP layout converts in one step only out of place";
+    return p;
+  }
+  if (!block_copy_takes(rec, n, from, to)) {
+    p.reason = from.str() + " -> " + to.str() + " for n = " + std::to_string(n) +
+               " is not one step: out of place only between AoS and SWAP(T, B), with records "
+               "of B rows of D slots of one size, T and D at least 16 and T x D at least 512";
+    return p;
+  }
+  const PlanStep step{Algorithm::OutOfPlace, from, to};
+  p.bytes_moved = step_bytes_moved(step.algorithm, n * rec.size());
+  p.extra_bytes = step_extra_bytes(opt, rec, n, step);
+  if (opt.max_extra_bytes && p.extra_bytes > opt.max_extra_bytes) {
+    p.reason = "needs " + std::to_string(p.extra_bytes) + " bytes of device scratch, over the " +
+               std::to_string(opt.max_extra_bytes) + "-byte limit";
+    return p;
+  }
+  p.ok = true;
+  p.steps = {step};
+  return p;
+}
 
 // A conversion from or to a diagonal layout: Algorithm::Diagonal between it and AoS, the
 // rest of the way (AoS <-> ASTA/DA, or to another diagonal layout) planned as usual.
@@ -369,11 +409,8 @@ Plan make_plan(const DeviceLimits& lim, const MarshalOptions& opt, const Record&
     p.reason = "ASTA tile width 0";
     return p;
   }
-  if (from_in.kind == LayoutKind::Swap || to_in.kind == LayoutKind::Swap) {
-    // Two conversions of two records (Marshaler::plan and enqueue compose them).
-    p.reason = "a SWAP layout converts in place only, through Marshaler::enqueue";
-    return p;
-  }
+  if (from_in.kind == LayoutKind::Swap || to_in.kind == LayoutKind::Swap)
+    return swap_step_plan(opt, rec, n, from_in, to_in, algorithm);
   if (rec.size() / rec.unit() >= 65536) {
     p.reason = "record of " + std::to_string(rec.size() / rec.unit()) +
                " units is larger than the slot table can describe (65535)";

@@ -203,12 +203,13 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
     clFinish(env.queue);
     EXPECT_TRUE(buf.read() == in) << c.to.str();
   }
-  // The out-of-place copies do not take SWAP.
+  // The out-of-place copies take SWAP only where the block transposes do (matrices of at
+  // least 16 x 16 slots).
   const dl::Record rec = dl::Record::blocks("r", Scalar::Float, 6, 1);
   dltest::DeviceBuffer a(8 * rec.size()), b(8 * rec.size());
   auto r = m.enqueue_copy(env.queue, a.mem, 0, b.mem, 0, rec, 8, Layout::aos(), Layout::swap(4, 2));
   EXPECT_NE(r.status, CL_SUCCESS);
-  EXPECT_NE(r.error.find("in place only"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("out of place only between AoS and SWAP"), std::string::npos) << r.error;
   // RecordsFirst's view of a tile (D rows of T x C scalars) can be over the slot table where
   // RowsFirst's (D rows of C) is not: Auto converts such a shape rows first.
   const dl::Record big = dl::Record::blocks("r", Scalar::Float, 512, 1);
@@ -220,6 +221,42 @@ TEST(MarshalSwap, RefusesBeforeWriting) {
   EXPECT_NE(p.reason.find("larger than the slot table"), std::string::npos) << p.reason;
   ASSERT_TRUE(m.plan(big, 1024, Layout::aos(), Layout::swap(1024, 2)).ok);
   dltest::check_pair(m, big, 1024, Layout::aos(), Layout::swap(1024, 2), Algorithm::Auto, 5);
+}
+
+// AoS <-> SWAP(T, B) whose matrices the block transposes take converts in one step out of
+// place (a temporary, then the blocks), not over the two views: under Auto, and under
+// OutOfPlace. An explicit order of the views, or a scratch bound below one tile, keeps the
+// views; every plan's round trip is bit-exact (the blocks' shapes: BlockTransposesOfAnyShape).
+TEST(MarshalSwap, OneStepWhereTheBlocksTakeIt) {
+  REQUIRE_CL();
+  auto& env = ClEnv::get();
+  auto& m = *env.marshaler;
+  const dl::Record rec = dl::Record::blocks("w72", Scalar::Float, 3 * 24, 1);
+  const std::size_t n = 80;
+  const Layout swap = Layout::swap(40, 3);
+  for (Algorithm a : {Algorithm::Auto, Algorithm::OutOfPlace})
+    for (const auto& [from, to] :
+         {std::pair{Layout::aos(), swap}, std::pair{swap, Layout::aos()}}) {
+      const dl::Plan p = m.plan(rec, n, from, to, a);
+      ASSERT_TRUE(p.ok) << p.reason;
+      ASSERT_EQ(p.steps.size(), 1u) << dl::algorithm_name(a);
+      EXPECT_EQ(p.steps[0].algorithm, Algorithm::OutOfPlace);
+      EXPECT_TRUE(p.records.empty());
+      EXPECT_EQ(p.extra_bytes, n * rec.size());  // one chunk: the whole buffer
+    }
+  dltest::check_pair(m, rec, n, Layout::aos(), swap, Algorithm::Auto, 91);
+  if (HasFatalFailure()) return;
+  dl::MarshalOptions rows, bound;
+  rows.swap_order = dl::MarshalOptions::SwapOrder::RowsFirst;
+  bound.max_extra_bytes = 40 * rec.size() - 1;
+  for (const dl::MarshalOptions& o : {rows, bound}) {
+    dl::Marshaler views(env.context, env.device, nullptr, o);
+    const dl::Plan p = views.plan(rec, n, Layout::aos(), swap, Algorithm::Auto);
+    ASSERT_TRUE(p.ok) << p.reason;
+    EXPECT_FALSE(p.records.empty()) << "the rows' view";
+    dltest::check_pair(views, rec, n, Layout::aos(), swap, Algorithm::Auto, 92);
+    if (HasFatalFailure()) return;
+  }
 }
 
 // The loader's entry points, except that enqueue command number `fail_at` (kernels,
@@ -444,13 +481,14 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
   EXPECT_NE(partial.reason.find("whole tiles"), std::string::npos) << partial.reason;
 }
 
-// Out of place between AoS and ASTA(T) or DA where the slots have one size: the block
-// transposes of kernels/tile_oop.cl, into a second buffer (enqueue_copy, both ways, at
-// offsets that keep the record's unit and at 12 bytes, which moves 4-byte units) and in
-// place through a temporary (OutOfPlace, one temporary and chunks of one tile). Matrices
-// of every shape: wider and taller than a block, a short last tile, one-unit elements of
-// 1, 2, 4, 8 and 16 bytes (dl_oop_block1), elements of 2, 3, 7 and 300 units
-// (dl_oop_block), and a tile too small for blocks (the map copy), against dl::convert.
+// Out of place between AoS and ASTA(T), DA or SWAP(T, B) where the slots have one size:
+// the block transposes of kernels/tile_oop.cl, into a second buffer (enqueue_copy, both
+// ways, at offsets that keep the record's unit and at 12 bytes, which moves 4-byte units)
+// and in place through a temporary (OutOfPlace, one temporary and chunks of one tile).
+// Matrices of every shape: wider and taller than a block, a short last tile, one-unit
+// elements of 1, 2, 4, 8 and 16 bytes (dl_oop_block1), elements of 2, 3, 7 and 300 units
+// (dl_oop_block), a tile too small for blocks (the map copy), and SWAP's B matrices per
+// tile (1 to 5 of them, one tile or several, a short last tile), against dl::convert.
 TEST(MarshalOop, BlockTransposesOfAnyShape) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
@@ -469,7 +507,13 @@ TEST(MarshalOop, BlockTransposesOfAnyShape) {
       {dl::Record::blocks("p45", Scalar::Float, 45, 2), 100, Layout::asta(30)},
       {dl::Record::blocks("t37", Scalar::Float, 37, 3), 80, Layout::asta(25)},
       {dl::Record::blocks("r24", Scalar::Float, 24, 7), 61, Layout::asta(24)},
-      {dl::Record::blocks("k32", Scalar::Float, 32, 300), 40, Layout::asta(16)}};
+      {dl::Record::blocks("k32", Scalar::Float, 32, 300), 40, Layout::asta(16)},
+      {dl::Record::blocks("w72", Scalar::Float, 3 * 24, 1), 80, Layout::swap(40, 3)},
+      {dl::Record::blocks("w200", Scalar::Float, 2 * 100, 1), 70, Layout::swap(70, 2)},
+      {dl::Record::blocks("x132", Scalar::Double, 4 * 33, 1), 60, Layout::swap(20, 4)},
+      {dl::Record::blocks("y160", Scalar::Float, 5 * 32, 3), 34, Layout::swap(17, 5)},
+      {dl::Record::blocks("q40", Scalar::Char, 2 * 20, 7), 66, Layout::swap(33, 2)},
+      {dl::Record::blocks("s40", Scalar::Float, 2 * 20, 1), 105, Layout::swap(40, 2)}};
   std::uint32_t seed = 7100;
   for (const TiledShape& s : shapes) {
     SCOPED_TRACE(s.rec.describe() + " n=" + std::to_string(s.n) + " " + s.tiled.str());
