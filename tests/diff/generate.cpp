@@ -215,9 +215,10 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     // rows of 8 floats (two 16-byte units). Or two planes that are not square, beyond
     // PoCL's 1 MiB, which go through the temporary and the block transposes of
     // tile_oop.cl: 300 x 1000 floats, 300 x 500 rows of 2 floats (one 8-byte unit), 160 x
-    // 700 and 200 x 500 rows of 3 floats.
+    // 700 and 200 x 500 rows of 3 floats. Or 1-3 tiles of t = 40 records of 3 x 24 floats,
+    // whose far swap (SWAP(40, 3)) converts in one step through those block transposes.
     if (r_.chance(15)) {
-      const int kind = static_cast<int>(r_.in(0, 3));
+      const int kind = static_cast<int>(r_.in(0, 4));
       t = len = kind == 0 ? 128 : kind == 1 ? 600 : 192;
       if (kind == 1) J = std::min(J, 3);
       if (kind == 2) J = 8;
@@ -229,7 +230,14 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
         len = sh[1];
         J = sh[2];
       }
-      const int planes = kind == 0 ? static_cast<int>(r_.in(1, 2)) : kind == 3 ? 2 : 1;
+      if (kind == 4) {
+        t = 40;
+        len = 3;
+        J = 24;
+      }
+      const int planes = kind == 0 || kind == 4 ? static_cast<int>(r_.in(1, kind == 4 ? 3 : 2))
+                         : kind == 3            ? 2
+                                                : 1;
       // Host-visible where the case's buffer is (the launch reads a layout copy of it).
       a = create(Shape::F3, (planes * t * len * J + 2) / 3,
                  buf(a).mem == Mem::Use ? Mem::Use : Mem::Copy);
