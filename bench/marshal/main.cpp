@@ -812,6 +812,7 @@ int main(int argc, char** argv) try {
       const auto to = dl::Layout::swap(std::uint32_t(sh.t), std::uint32_t(sh.b));
       std::vector<Job> jobs;
       for (A a : {A::Auto, A::OutOfPlace}) jobs.push_back({aos, to, a});
+      jobs.push_back({aos, to, A::OutOfPlace, true});  // into a second buffer, one pass
       run_buffer(B, "far", sh.name, rec, n, jobs);
       save();
     }
