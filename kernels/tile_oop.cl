@@ -8,9 +8,9 @@
 // and b. dir 0: src AoS, dst tiled; dir 1: src tiled, dst AoS. Every unit is read once and
 // written once, both coalesced: a work-group takes a B x B block of elements of a source
 // matrix into local memory and writes it transposed. Positions inside a tile are 32-bit
-// (the host keeps T·M·D·z below 2^32); groups stride over (tile, b, block) items, a
-// matrix's blocks row by row (nbr x nbc of the widest tile; blocks beyond a short last tile
-// are skipped).
+// (the host keeps T·M·D·z below 2^32); dl_oop_block's groups stride over (tile, b, block)
+// items, a matrix's blocks row by row (nbr x nbc of the widest tile; blocks beyond a short
+// last tile are skipped); dl_oop_block1 takes a tile's M matrices as one (below).
 //
 // Item `item` -> the tile's first record, its source matrix rows x cols, the block corner,
 // and where the block's matrix starts in the tile: the units of b·cols and b·rows
@@ -68,38 +68,68 @@ __kernel void dl_oop_block(__global const U* restrict src, ulong sbase, __global
   }
 }
 
+// The tiled side's row of column q of a record's M x D slots: slot (b, j) = (q / D, q % D)
+// goes to row j·M + b.
+inline uint dl_oop_row(uint q, uint D, dl_div dd, uint M) {
+  const uint b = dl_udiv(q, dd);
+  return (q - b * D) * M + b;
+}
+
 // dl_oop_block1: one-unit elements (z = 1, e.g. the transpose of float planes) in blocks of
 // DL_SQ_B x DL_SQ_B units with every load of a block issued before any is written to
 // local memory, as in dl_square1: work-item (tx, ty) = (lid % B, lid / B) loads column tx
 // of rows ty, ty + RY, ... An element outside the matrix loads the block's first unit
-// instead (no branch around the load) and is never stored. `l`: B x (B + 1) units.
+// instead (no branch around the load) and is never stored. A tile's M matrices are taken
+// as one: the AoS side's w x (M·D) matrix of its records' slots, whose column q is row
+// (q % D)·M + q / D of the tiled side (for M = 1 the plain transpose), so that blocks run
+// across matrices narrower than B. Items: (tile, block) over nbr x nbc blocks of the
+// widest tile's source matrix (dir 0: w x M·D, dir 1: M·D x w). `l`: B x (B + 1) units.
 // Launched with 128 work-items per group.
 __kernel __attribute__((reqd_work_group_size(DL_SQ_WI, 1, 1))) void dl_oop_block1(
     __global const U* restrict src, ulong sbase, __global U* restrict dst, ulong dbase, ulong n,
     uint T, uint D, uint M, uint dir, uint nbr, uint nbc, ulong items, __local U* l) {
   const uint B = DL_SQ_B, pitch = DL_SQ_B + 1;
   const uint lid = get_local_id(0), tx = lid % B, ty = lid / B;
+  const uint MD = M * D, per_tile = nbr * nbc;
+  const dl_div dd = dl_div_make(D);
   for (ulong item = get_group_id(0); item < items; item += get_num_groups(0)) {
-    ulong first;
-    uint rows, cols, r0, c0, b;
-    if (!dl_oop_block_item(item, n, T, D, M, dir, B, nbr, nbc, &first, &rows, &cols, &r0, &c0,
-                           &b))
-      continue;
+    const ulong t = item / per_tile;
+    const uint kb = (uint)(item - t * per_tile), bi = kb / nbc;
+    const ulong first = t * T;
+    const uint w = (uint)min((ulong)T, n - first);
+    const uint rows = dir ? MD : w, cols = dir ? w : MD;
+    const uint r0 = bi * B, c0 = (kb - bi * nbc) * B;
+    if (r0 >= rows || c0 >= cols) continue;  // the same for the whole group
     const uint hr = min(B, rows - r0), hc = min(B, cols - c0);
-    const uint srow = M * cols, drow = M * rows;
-    __global const U* S = src + sbase + first * M * D + b * cols + r0 * srow + c0;
-    __global U* P = dst + dbase + first * M * D + b * rows + c0 * drow + r0;
+    __global const U* S = src + sbase + first * MD;
+    __global U* P = dst + dbase + first * MD;
+    // Row q of the tiled side's M·D rows of w units.
+#define DL_OOP_ROW(q) (M == 1 ? (q) : dl_oop_row((q), D, dd, M))
     U v[DL_SQ_PER];
-    DL_SQ_UNROLL for (uint k = 0; k < DL_SQ_PER; ++k) {
-      const uint r = ty + k * DL_SQ_RY;
-      v[k] = S[r < hr && tx < hc ? r * srow + tx : 0];
+    if (dir == 0) {  // rows of M·D units in, rows of w units out
+      DL_SQ_UNROLL for (uint k = 0; k < DL_SQ_PER; ++k) {
+        const uint r = ty + k * DL_SQ_RY;
+        v[k] = S[r < hr && tx < hc ? (r0 + r) * MD + c0 + tx : r0 * MD + c0];
+      }
+      for (uint k = 0; k < DL_SQ_PER; ++k) l[(ty + k * DL_SQ_RY) * pitch + tx] = v[k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint k = 0; k < DL_SQ_PER; ++k) {
+        const uint c = ty + k * DL_SQ_RY;
+        if (c < hc && tx < hr) P[DL_OOP_ROW(c0 + c) * w + r0 + tx] = l[tx * pitch + c];
+      }
+    } else {  // rows of w units in, rows of M·D units out
+      DL_SQ_UNROLL for (uint k = 0; k < DL_SQ_PER; ++k) {
+        const uint r = ty + k * DL_SQ_RY;
+        v[k] = S[r < hr && tx < hc ? DL_OOP_ROW(r0 + r) * w + c0 + tx : c0];
+      }
+      for (uint k = 0; k < DL_SQ_PER; ++k) l[(ty + k * DL_SQ_RY) * pitch + tx] = v[k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint k = 0; k < DL_SQ_PER; ++k) {
+        const uint c = ty + k * DL_SQ_RY;
+        if (c < hc && tx < hr) P[(c0 + c) * MD + r0 + tx] = l[tx * pitch + c];
+      }
     }
-    for (uint k = 0; k < DL_SQ_PER; ++k) l[(ty + k * DL_SQ_RY) * pitch + tx] = v[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < DL_SQ_PER; ++k) {
-      const uint c = ty + k * DL_SQ_RY;
-      if (c < hc && tx < hr) P[c * drow + tx] = l[tx * pitch + c];
-    }
+#undef DL_OOP_ROW
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -79,9 +79,12 @@ bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t 
   }
   const std::size_t wg = job.m.work_group(k);
   if (one && wg < 128) return false;  // launched with groups of 128
-  const std::size_t rows = forward ? w : D, cols = forward ? D : w;
+  // dl_oop_block1 takes a tile's M matrices as one matrix of M·D columns (rows), so that
+  // its blocks run across matrices narrower than a block; dl_oop_block one at a time.
+  const std::size_t wide = one ? M * D : D, per = one ? 1 : M;
+  const std::size_t rows = forward ? w : wide, cols = forward ? wide : w;
   const std::size_t nbr = (rows + B - 1) / B, nbc = (cols + B - 1) / B;
-  const std::size_t items = (n + T - 1) / T * M * nbr * nbc;
+  const std::size_t items = (n + T - 1) / T * per * nbr * nbc;
   Op op;
   op.kernel = name;
   op.arg(src)
