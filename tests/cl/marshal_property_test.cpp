@@ -487,8 +487,9 @@ TEST(MarshalSquare, BlocksPairsAndEdges) {
 // and in place through a temporary (OutOfPlace, one temporary and chunks of one tile).
 // Matrices of every shape: wider and taller than a block, a short last tile, one-unit
 // elements of 1, 2, 4, 8 and 16 bytes (dl_oop_block1), elements of 2, 3, 7 and 300 units
-// (dl_oop_block), a tile too small for blocks (the map copy), and SWAP's B matrices per
-// tile (1 to 5 of them, one tile or several, a short last tile), against dl::convert.
+// (dl_oop_block), a tile too small for blocks (the map copy), matrices of two blocks by
+// 33 (both ways), and SWAP's B matrices per tile (1 to 5 of them, one tile or several, a
+// short last tile), against dl::convert.
 TEST(MarshalOop, BlockTransposesOfAnyShape) {
   REQUIRE_CL();
   auto& env = ClEnv::get();
@@ -508,6 +509,8 @@ TEST(MarshalOop, BlockTransposesOfAnyShape) {
       {dl::Record::blocks("t37", Scalar::Float, 37, 3), 80, Layout::asta(25)},
       {dl::Record::blocks("r24", Scalar::Float, 24, 7), 61, Layout::asta(24)},
       {dl::Record::blocks("k32", Scalar::Float, 32, 300), 40, Layout::asta(16)},
+      {dl::Record::blocks("f2100", Scalar::Float, 2100, 1), 200, Layout::asta(100)},
+      {dl::Record::blocks("c100", Scalar::UChar, 100, 1), 4200, Layout::asta(2100)},
       {dl::Record::blocks("w72", Scalar::Float, 3 * 24, 1), 80, Layout::swap(40, 3)},
       {dl::Record::blocks("w200", Scalar::Float, 2 * 100, 1), 70, Layout::swap(70, 2)},
       {dl::Record::blocks("x132", Scalar::Double, 4 * 33, 1), 60, Layout::swap(20, 4)},
