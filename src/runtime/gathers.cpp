@@ -318,8 +318,11 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
   if (!m) return "no marshaler for this device";
   for (const HostCopyUse& u : uses) {
     const std::size_t bytes = rt.buffer(u.x)->size, body = u.n * u.rec->size();
-    const std::string what =
-        fmt::format("argument {} (host-visible memory): its copy in {}", u.arg, u.to.str());
+    // An ordinary buffer changes only through commands, which end the copy's validity
+    // (Runtime::gathered_written); host-visible memory may change without one.
+    const bool host = rt.host_visible(u.x);
+    const std::string what = fmt::format("argument {} ({}): its copy in {}", u.arg,
+                                         host ? "host-visible memory" : "read only", u.to.str());
     auto it = std::find_if(rt.gathered.begin(), rt.gathered.end(),
                            [&](const GatheredCopy& c) { return is_copy_of(c, u); });
     if (it == rt.gathered.end()) {
@@ -332,7 +335,7 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       it = rt.gathered.insert(rt.gathered.end(), c);
     }
     GatheredCopy& c = *it;
-    if (rt.controls.DL_HOST_PTR == "keep" && c.valid && c.copy && c.bytes == bytes) {
+    if ((!host || rt.controls.DL_HOST_PTR == "keep") && c.valid && c.copy && c.bytes == bytes) {
       // No command may have written x since the copy was made: read it again.
       if (c.queue != q || !qi.in_order) {
         w.add(c.built);  // made for another queue: this launch follows it by its event
@@ -406,8 +409,8 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     if (rt.controls.profiling())
       rt.profile(done, fmt::format("host copy {} {}", u.arg, u.to.str()), "host copy", q, ks.stats,
                  nullptr, first);
-    log().debug("kernel {}: argument {} read from a copy of host-visible memory in {} ({} bytes)",
-                ks.name, u.arg, u.to.str(), bytes);
+    log().debug("kernel {}: argument {} read from a copy of {} in {} ({} bytes)", ks.name, u.arg,
+                host ? "host-visible memory" : "a read-only buffer", u.to.str(), bytes);
     if (std::string e = set_copy_args(ks, u.at, c.copy); !e.empty())
       return fmt::format("{}: {}", what, e);
   }

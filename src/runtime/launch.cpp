@@ -38,7 +38,7 @@ struct Need {
   std::string arg;
   bool write_only = false;  // every annotation binding the buffer says the kernel never reads it
   bool read_only = false;   // every annotation binding the buffer says `const`
-  bool copy = false;        // host-visible: the launch reads a copy in `to` (HostCopyUse)
+  bool copy = false;        // the launch reads a layout copy in `to` (HostCopyUse)
   bool wide = false;        // the buffer is too large for 32-bit offsets
   cl_uint at = 0;           // the parameter
 };
@@ -156,6 +156,27 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
 }
 
 /// What the transformed kernel needs; empty `why` on success.
+/// Whether a kernel that only reads ordinary buffer `b` (AoS, pinned by nothing) reads it
+/// from a layout copy in nd.to rather than converting it in place: the copy is one pass
+/// (the tiled transpose or the block transposes, Marshaler::copies_tiled) where the
+/// conversion in place takes more (a temporary, or several steps) or is refused, and it
+/// stays valid until a command may write the buffer (DL_LAYOUT_COPY=never: in place).
+bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, const Need& nd) {
+  if (rt.controls.DL_LAYOUT_COPY == "never" || b.layout != Layout::aos() ||
+      !rt.pinned(nd.mem).empty())
+    return false;
+  // One made before and still valid is read again without planning.
+  for (const GatheredCopy& c : rt.gathered)
+    if (c.host && c.valid && c.x == nd.mem && c.layout == nd.to && c.n == nd.n &&
+        c.record == *nd.rec)
+      return true;
+  const QueueInfo qi = rt.queue(q);
+  Marshaler* m = rt.marshaler(qi.context, qi.device);
+  if (!m || !m->copies_tiled(*nd.rec, nd.n, Layout::aos(), nd.to)) return false;
+  const Plan p = m->plan(*nd.rec, nd.n, Layout::aos(), nd.to, rt.algorithm);
+  return !p.ok || p.bytes_moved > 2 * nd.n * nd.rec->size();
+}
+
 std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std::string& why) {
   const ProgramState& ps = *ks.program;
   const KernelAnnotation& ka = ks.ann();
@@ -325,12 +346,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
   for (Need& nd : out)
     // Any conversion (another layout, n or record: a flat array read with another length)
     // rewrites the buffer's bytes, which a pinned buffer must keep. Host-visible memory the
-    // kernel only reads is read from a copy in the layout instead.
+    // kernel only reads is read from a copy in the layout instead, and so is an ordinary
+    // buffer the kernel only reads whose conversion in place takes more passes than a copy.
     if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n ||
                                             (b->layout != Layout::aos() && b->record != *nd.rec)) {
       const bool host = rt.host_visible(nd.mem);
-      nd.copy = host && nd.read_only;
-      if (std::string p = rt.pinned(nd.mem, nd.copy); !p.empty()) {
+      nd.copy = nd.read_only && (host || layout_copy_pays(rt, l.queue, *b, nd));
+      if (std::string p = rt.pinned(nd.mem, nd.copy && host); !p.empty()) {
         why = fmt::format(
             "argument {}: {}{}", nd.arg, p,
             host && !nd.read_only ? " that the kernel may write (not annotated const)" : "");
@@ -340,7 +362,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
   return out;
 }
 
-/// The copies of host-visible memory `nds` asks for, one per buffer.
+/// The layout copies `nds` asks for, one per buffer.
 std::vector<HostCopyUse> host_copy_uses(const std::vector<Need>& nds) {
   std::vector<HostCopyUse> out;
   for (const Need& nd : nds) {

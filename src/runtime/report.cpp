@@ -178,7 +178,8 @@ void Runtime::summary() {
                    (unsigned long long)k->gathers_reused);
     if (k->host_copies || k->host_copies_reused)
       std::fprintf(stderr,
-                   "[dl]     copies of host-visible memory: %llu made (%.3f ms), %llu read again\n",
+                   "[dl]     layout copies (read-only arguments, host-visible memory): %llu made "
+                   "(%.3f ms), %llu read again\n",
                    (unsigned long long)k->host_copies, k->host_copy_ns / 1e6,
                    (unsigned long long)k->host_copies_reused);
     for (const auto& why : k->fallback_reasons)

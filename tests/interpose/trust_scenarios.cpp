@@ -366,6 +366,63 @@ void host_visible_commands(Ctx& c) {
   cl.clReleaseKernel(advance);
 }
 
+/// An ordinary buffer bound to a `const` argument whose conversion in place takes more
+/// than one pass (AoS -> DA of 1000 records of 48 bytes: beyond one barrier-sync tile,
+/// through ASTA tiles on a CPU device): the launches read a layout copy made in one pass
+/// and kept until a command may write the buffer, which stays in AoS: launches with
+/// nothing in between, a host read, a map for writing, a write, a fill, a copy into it, a
+/// write through a sub-buffer; then a kernel that writes it, after which it is in that
+/// kernel's layout and converts in place for the next launch.
+void read_only_commands(Ctx& c) {
+  auto v = make_particles(N, 46);
+  cl_mem m = buffer(c, v);
+  cl_mem out = plain(c, N * sizeof(float));
+  cl_kernel weigh = kernel(c, "weigh_da"), advance = kernel(c, "advance");
+  const int n = N;
+  auto weigh_it = [&] {
+    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh, N);
+    read_floats(c, out, N);
+  };
+  weigh_it();
+  weigh_it();  // nothing changed: the copy is read again
+  read_all(c, m, N);
+  weigh_it();  // a read changes nothing either
+  cl_int err = CL_SUCCESS;
+  auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
+      c.queue, m, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
+  CHECK(err);
+  p[3].mass = 9.0f;
+  p[N - 1].id = 1234;
+  CHECK(cl.clEnqueueUnmapMemObject(c.queue, m, p, 0, nullptr, nullptr));
+  weigh_it();
+  const Particle q = make_particles(1, 47)[0];
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_TRUE, 5 * sizeof(Particle), sizeof q, &q, 0, nullptr,
+                                nullptr));
+  weigh_it();
+  const float two = 2.0f;
+  CHECK(cl.clEnqueueFillBuffer(c.queue, m, &two, sizeof two, 32 * sizeof(Particle),
+                               4 * sizeof(Particle), 0, nullptr, nullptr));
+  weigh_it();
+  cl_mem other = buffer(c, make_particles(N, 48));
+  CHECK(cl.clEnqueueCopyBuffer(c.queue, other, m, 0, 100 * sizeof(Particle), sizeof(Particle), 0,
+                               nullptr, nullptr));
+  weigh_it();
+  cl_mem s = sub(m, 64 * sizeof(Particle), 64 * sizeof(Particle));
+  step(c, advance, s, 64, 0.5f);  // writes through a sub-buffer
+  weigh_it();
+  step(c, advance, m, N, 0.25f);  // writes it (converted to its layout)
+  weigh_it();
+  weigh_it();
+  read_all(c, m, N);
+  CHECK(cl.clFinish(c.queue));
+  c.keep(v.data(), N * sizeof(Particle));
+  cl.clReleaseMemObject(s);
+  for (cl_mem x : {m, out, other}) cl.clReleaseMemObject(x);
+  cl.clReleaseKernel(weigh);
+  cl.clReleaseKernel(advance);
+}
+
 /// Two const-annotated arguments of one launch over overlapping bytes: the parent and a
 /// sub-buffer at record 8, then two overlapping sub-buffers.
 void overlapping_const_arguments(Ctx& c) {
@@ -625,6 +682,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["host_visible_memory"] = host_visible_memory;
   s["host_visible_const"] = host_visible_const;
   s["host_visible_commands"] = host_visible_commands;
+  s["read_only_commands"] = read_only_commands;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;
   s["staged_alias"] = staged_alias;

@@ -93,6 +93,33 @@ TEST_P(Trust, HostVisibleCopiesKeptUntilACommandWrites) {
   EXPECT_EQ((*k)["transformed_launches"], 9) << kept.log;
 }
 
+TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
+  // 10 launches of weigh_da on an ordinary buffer whose conversion in place to DA takes
+  // two steps: a layout copy made at the first launch, read again after the launch and
+  // the host read (twice), made again after each of the map, write, fill, copy and
+  // sub-buffer kernel (6 in all); after the kernel that writes the buffer (converting it
+  // in place), the last two launches read it in place.
+  Result r = run("read_only_commands", GetParam());
+  expect_same("read_only_commands", r);
+  const auto* k = kernel(r, "weigh_da");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["transformed_launches"], 10) << r.log;
+  EXPECT_EQ((*k)["host_copies"], 6) << r.log;
+  EXPECT_EQ((*k)["host_copies_reused"], 2) << r.log;
+  // In place (DL_LAYOUT_COPY=never): the same bytes, no copies.
+  Result never = run("read_only_commands", GetParam(), "DL_LAYOUT_COPY=never");
+  expect_same("read_only_commands", never);
+  k = kernel(never, "weigh_da");
+  ASSERT_NE(k, nullptr) << never.log;
+  EXPECT_EQ((*k)["host_copies"], 0) << never.log;
+  EXPECT_EQ((*k)["transformed_launches"], 10) << never.log;
+  // A copy that cannot be allocated: the application's kernel, the same bytes.
+  Result f = run("read_only_commands", GetParam(), "DL_FAULT=alloc");
+  expect_same("read_only_commands", f);
+  EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
+  EXPECT_NE(f.log.find("(read only): its copy in DA"), std::string::npos) << f.log;
+}
+
 TEST_P(Trust, OverlappingConstArguments) {
   Result r = run("overlapping_const_arguments", GetParam());
   expect_same("overlapping_const_arguments", r);
