@@ -208,6 +208,7 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     int J = rows[r_.in(0, 3)], t = tiles[r_.in(0, 6)], len = K;
     std::size_t room = floats;
     bool wide = false;  // two planes that are not square: both converted (m = 2)
+    bool far = false;   // tiles of 3 x 24 floats: the far swap (SWAP) in one step
     // Now and then square planes in a buffer of their own: 128 x 128 rows (one or two
     // planes; beyond a GPU's local memory), or tiles beyond even PoCL's 1 MiB, so that
     // AoS <-> ASTA(t) goes through Algorithm::Square's kernels with edge blocks: 600 x 600
@@ -231,6 +232,7 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
         J = sh[2];
       }
       if (kind == 4) {
+        far = true;
         t = 40;
         len = 3;
         J = 24;
@@ -247,10 +249,14 @@ void Builder::launch_k(int q, int a, bool sum, int not_len) {
     // Both planes that are not square: one plane alone is one tile of all its records
     // (DA), which the planner converts through ASTA tiles in place instead.
     const int m = wide ? 2 : t < 1 ? static_cast<int>(r_.in(0, 3)) : n_upto(room / plane);
+    // The planes that are not square with the neighbours' swap (ASTA(t) in blocks), the
+    // tiles of 3 x 24 with the far one (SWAP in one step): the block transposes, and for
+    // read-only kernels the layout copies of read-only buffers and host-visible memory.
+    const bool swapk = wide ? true : far ? false : r_.chance(50);
     if (sum)
-      launch(q, r_.chance(50) ? Form::SumSwapK : Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
+      launch(q, swapk ? Form::SumSwapK : Form::SumSwapD, a, out_for(m * std::max(t, 1)), m);
     else
-      launch(q, r_.chance(50) ? Form::SwapK : Form::SwapD, a, -1, m);
+      launch(q, swapk ? Form::SwapK : Form::SwapD, a, -1, m);
     Op& op = c_.ops.back();
     op.len = len;
     op.tile = t;
