@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "hook_app.hpp"
@@ -315,6 +316,31 @@ void host_visible_const(Ctx& c) {
   cl.clReleaseKernel(sums);
 }
 
+/// The commands that may write `m` without a kernel, each followed by `then()`: a map for
+/// writing, a write of one record (seeded `seed`), a fill, a copy of a record from `other`.
+void writing_commands(Ctx& c, cl_mem m, cl_mem other, unsigned seed,
+                      const std::function<void()>& then) {
+  cl_int err = CL_SUCCESS;
+  auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
+      c.queue, m, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
+  CHECK(err);
+  p[3].mass = 9.0f;
+  p[N - 1].id = 1234;
+  CHECK(cl.clEnqueueUnmapMemObject(c.queue, m, p, 0, nullptr, nullptr));
+  then();
+  const Particle q = make_particles(1, seed)[0];
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_TRUE, 5 * sizeof(Particle), sizeof q, &q, 0, nullptr,
+                                nullptr));
+  then();
+  const float two = 2.0f;
+  CHECK(cl.clEnqueueFillBuffer(c.queue, m, &two, sizeof two, 32 * sizeof(Particle),
+                               4 * sizeof(Particle), 0, nullptr, nullptr));
+  then();
+  CHECK(cl.clEnqueueCopyBuffer(c.queue, other, m, 0, 100 * sizeof(Particle), sizeof(Particle), 0,
+                               nullptr, nullptr));
+  then();
+}
+
 /// Host-visible memory changed only through commands (DL_HOST_PTR=keep keeps its copy
 /// from launch to launch): launches with nothing in between, a map for writing, a write,
 /// a fill, a copy into it, a kernel that writes it, a write through a sub-buffer, each
@@ -332,26 +358,8 @@ void host_visible_commands(Ctx& c) {
   };
   weigh_it();
   weigh_it();  // nothing changed: the copy is read again
-  cl_int err = CL_SUCCESS;
-  auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
-      c.queue, m, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
-  CHECK(err);
-  p[3].mass = 9.0f;
-  p[N - 1].id = 1234;
-  CHECK(cl.clEnqueueUnmapMemObject(c.queue, m, p, 0, nullptr, nullptr));
-  weigh_it();
-  const Particle q = make_particles(1, 43)[0];
-  CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_TRUE, 5 * sizeof(Particle), sizeof q, &q, 0, nullptr,
-                                nullptr));
-  weigh_it();
-  const float two = 2.0f;
-  CHECK(cl.clEnqueueFillBuffer(c.queue, m, &two, sizeof two, 32 * sizeof(Particle),
-                               4 * sizeof(Particle), 0, nullptr, nullptr));
-  weigh_it();
   cl_mem other = buffer(c, make_particles(N, 44));
-  CHECK(cl.clEnqueueCopyBuffer(c.queue, other, m, 0, 100 * sizeof(Particle), sizeof(Particle), 0,
-                               nullptr, nullptr));
-  weigh_it();
+  writing_commands(c, m, other, 43, weigh_it);
   step(c, advance, m, N, 0.25f);  // writes it (runs untransformed: host-visible)
   weigh_it();
   cl_mem s = sub(m, 64 * sizeof(Particle), 64 * sizeof(Particle));
@@ -388,26 +396,8 @@ void read_only_commands(Ctx& c) {
   weigh_it();  // nothing changed: the copy is read again
   read_all(c, m, N);
   weigh_it();  // a read changes nothing either
-  cl_int err = CL_SUCCESS;
-  auto* p = static_cast<Particle*>(cl.clEnqueueMapBuffer(
-      c.queue, m, CL_TRUE, CL_MAP_WRITE, 0, N * sizeof(Particle), 0, nullptr, nullptr, &err));
-  CHECK(err);
-  p[3].mass = 9.0f;
-  p[N - 1].id = 1234;
-  CHECK(cl.clEnqueueUnmapMemObject(c.queue, m, p, 0, nullptr, nullptr));
-  weigh_it();
-  const Particle q = make_particles(1, 47)[0];
-  CHECK(cl.clEnqueueWriteBuffer(c.queue, m, CL_TRUE, 5 * sizeof(Particle), sizeof q, &q, 0, nullptr,
-                                nullptr));
-  weigh_it();
-  const float two = 2.0f;
-  CHECK(cl.clEnqueueFillBuffer(c.queue, m, &two, sizeof two, 32 * sizeof(Particle),
-                               4 * sizeof(Particle), 0, nullptr, nullptr));
-  weigh_it();
   cl_mem other = buffer(c, make_particles(N, 48));
-  CHECK(cl.clEnqueueCopyBuffer(c.queue, other, m, 0, 100 * sizeof(Particle), sizeof(Particle), 0,
-                               nullptr, nullptr));
-  weigh_it();
+  writing_commands(c, m, other, 47, weigh_it);
   cl_mem s = sub(m, 64 * sizeof(Particle), 64 * sizeof(Particle));
   step(c, advance, s, 64, 0.5f);  // writes through a sub-buffer
   weigh_it();
