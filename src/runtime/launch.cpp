@@ -155,7 +155,6 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
   return shape;
 }
 
-/// What the transformed kernel needs; empty `why` on success.
 /// Whether a kernel that only reads ordinary buffer `b` (AoS, pinned by nothing) reads it
 /// from a layout copy in nd.to rather than converting it in place: the copy is one pass
 /// (the tiled transpose or the block transposes, Marshaler::copies_tiled) where the
@@ -177,6 +176,7 @@ bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, con
   return !p.ok || p.bytes_moved > 2 * nd.n * nd.rec->size();
 }
 
+/// What the transformed kernel needs; empty `why` on success.
 std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std::string& why) {
   const ProgramState& ps = *ks.program;
   const KernelAnnotation& ka = ks.ann();
