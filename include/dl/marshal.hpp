@@ -105,13 +105,15 @@ struct MarshalOptions {
   /// and takes Square before BarrierSync too (tests use it).
   enum class Prefer : std::uint8_t { Device, Always, Never };
   Prefer three_pass = Prefer::Device;
-  /// A conversion to or from SWAP(T,B) (records of B x D rows of C scalars) is two
-  /// conversions of two views of the bytes, in one of two orders. RecordsFirst: the records
-  /// to ASTA(T), then each tile's B x D matrix of rows of T·C scalars (a view of records of
-  /// D·T·C scalars, ASTA(B)). RowsFirst: each record's B x D matrix of rows of C scalars (a
-  /// view of records of D·C scalars, ASTA(B)), then the records, their rows now in D x B
-  /// order, to ASTA(T). Out of SWAP the reverse. Auto takes RowsFirst, and RecordsFirst where
-  /// RowsFirst's plan is refused.
+  /// A conversion between AoS and SWAP(T,B) (records of B x D rows of C scalars) whose
+  /// tiles' matrices the block transposes take is one step out of place under Auto. Any
+  /// other conversion to or from SWAP is two conversions of two views of the bytes, in one
+  /// of two orders. RecordsFirst: the records to ASTA(T), then each tile's B x D matrix of
+  /// rows of T·C scalars (a view of records of D·T·C scalars, ASTA(B)). RowsFirst: each
+  /// record's B x D matrix of rows of C scalars (a view of records of D·C scalars,
+  /// ASTA(B)), then the records, their rows now in D x B order, to ASTA(T). Out of SWAP the
+  /// reverse. Auto takes the one step, else RowsFirst, and RecordsFirst where RowsFirst's
+  /// plan is refused; RecordsFirst and RowsFirst always go over the views.
   enum class SwapOrder : std::uint8_t { Auto, RecordsFirst, RowsFirst };
   SwapOrder swap_order = SwapOrder::Auto;
   /// Appended to the build options of the marshaling programs (e.g. "-cl-mad-enable").
