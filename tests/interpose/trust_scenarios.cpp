@@ -144,10 +144,10 @@ void failed_user_event(Ctx& c) {
   cl.clReleaseMemObject(m);
 }
 
-/// Six threads with their own in-order queues read one const-annotated buffer while a
-/// seventh reads it back from the host (and, second round, all share one out-of-order
-/// queue, ordered by events).
-void const_threads(Ctx& c, cl_mem shared) {
+/// Six threads with their own in-order queues read one const-annotated buffer through
+/// kernel `name` while a seventh reads it back from the host (and, second round, all share
+/// one out-of-order queue, ordered by events).
+void const_threads(Ctx& c, cl_mem shared, const char* name = "weigh") {
   constexpr int kThreads = 6, kIters = 12;
   for (bool one_ooo_queue : {false, true}) {
     cl_command_queue ooo = nullptr;
@@ -177,7 +177,7 @@ void const_threads(Ctx& c, cl_mem shared) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
           }
         } else {
-          cl_kernel k = kernel(c, "weigh");
+          cl_kernel k = kernel(c, name);
           cl_mem out = plain(c, N * sizeof(float));
           const int n = N;
           for (int it = 0; it < kIters; ++it) {
@@ -204,6 +204,15 @@ void shared_const_threads(Ctx& c) {
   auto v = make_particles(N, 37);
   cl_mem shared = buffer(c, v);
   const_threads(c, shared);
+  cl.clReleaseMemObject(shared);
+}
+
+/// The same into DA, two steps in place on a CPU device: the launches read one layout
+/// copy of the ordinary buffer, made on one thread's queue and read on the others.
+void shared_readonly_threads(Ctx& c) {
+  auto v = make_particles(N, 49);
+  cl_mem shared = buffer(c, v);
+  const_threads(c, shared, "weigh_da");
   cl.clReleaseMemObject(shared);
 }
 
@@ -673,6 +682,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["host_visible_const"] = host_visible_const;
   s["host_visible_commands"] = host_visible_commands;
   s["read_only_commands"] = read_only_commands;
+  s["shared_readonly_threads"] = shared_readonly_threads;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;
   s["staged_alias"] = staged_alias;

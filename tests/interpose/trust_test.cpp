@@ -54,6 +54,16 @@ TEST_P(Trust, SharedHostVisibleBufferAcrossThreadsAndQueues) {
   EXPECT_GT((*k)["host_copies_reused"], 0) << kept.log;
 }
 
+TEST_P(Trust, SharedReadOnlyCopyAcrossThreadsAndQueues) {
+  Result r = run("shared_readonly_threads", GetParam());
+  expect_same("shared_readonly_threads", r);
+  const auto* k = kernel(r, "weigh_da");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["transformed_launches"], 144) << r.log;  // 6 threads x 12 launches x 2 rounds
+  EXPECT_GE((*k)["host_copies"], 1) << r.log;
+  EXPECT_GT((*k)["host_copies_reused"], 0) << r.log;
+}
+
 TEST_P(Trust, HostVisibleMemoryStaysAoS) {
   Result r = run("host_visible_memory", GetParam());
   expect_same("host_visible_memory", r);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over DL's threaded host path: dl_hook_app's "threads" scenario (four
 # host threads, each with its queue, buffer and annotated kernel), "shared_host_threads"
-# (six threads reading one host-visible buffer through DL's copies) and "late_thread" (a
-# second thread starting while the first makes blocking reads) under a TSan-built
+# (six threads reading one host-visible buffer through DL's copies), "late_thread" (a
+# second thread starting while the first makes blocking reads) and "shared_readonly_threads"
+# (six threads reading an ordinary buffer through one kept layout copy) under a TSan-built
 # libdl_interpose.so, in preload mode and in dl-run's default (preload and layer), each
 # without and with a run report (DL's profiling callbacks then run on the OpenCL
 # implementation's threads). The bytes must equal the native run's and TSan must report
@@ -34,6 +35,12 @@ for keep in copy keep; do
     "$app" shared_host_threads "$dir/dl.bin"
   cmp "$dir/native_host.bin" "$dir/dl.bin"
 done
+# An ordinary buffer read by the threads through one layout copy, kept from launch to
+# launch (DL_LAYOUT_COPY=auto): made on one thread's queue, read on the others.
+"$app" shared_readonly_threads "$dir/native_readonly.bin"
+rm -f "$dir/dl.bin"
+LD_PRELOAD="$lib" DL_REPORT="$dir/report_readonly.json" "$app" shared_readonly_threads "$dir/dl.bin"
+cmp "$dir/native_readonly.bin" "$dir/dl.bin"
 # A second thread that starts enqueuing while the first makes blocking reads, which DL
 # passes on blocking after its lock (docs/runtime.md, "Blocking transfers").
 "$app" late_thread "$dir/native_late.bin"
