@@ -254,6 +254,10 @@ struct BufferState {
   bool undefined = false;
   bool uniform = false;
   unsigned char uniform_byte = 0;
+  /// The host has replaced every byte of it (a write or a map invalidating it whole): such
+  /// a buffer is converted in place rather than read through a layout copy, so that later
+  /// whole writes land converted (uploads.cpp).
+  bool host_replaced = false;
   std::shared_ptr<BufferStats> stats;
 };
 
