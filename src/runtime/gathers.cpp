@@ -362,6 +362,7 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     // An ordinary buffer may have been converted back to AoS on another queue (a host
     // access, another launch): the copy reads its bytes after that.
     rt.order_after_conversions(u.x, q, w);
+    if (!host) rt.buffer(u.x)->layout_copied = true;
     // Into DA the tiled transpose reads the records once and writes them in their places
     // (the bytes after them copied as they are). Into any other layout the whole buffer is
     // copied, then converted in the copy as a buffer of the application would be: into

@@ -160,8 +160,9 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
 /// (the tiled transpose or the block transposes, Marshaler::copies_tiled) where the
 /// conversion in place takes more (a temporary, or several steps) or is refused, and it
 /// stays valid until a command may write the buffer (DL_LAYOUT_COPY=never: in place). A
-/// buffer the host has replaced whole converts in place: its next whole writes then land
-/// in the layout (uploads.cpp), where a copy would be made again after each.
+/// buffer the host replaces whole between launches converts in place: its next whole
+/// writes then land in the layout (uploads.cpp), where a copy would be made again after
+/// each.
 bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, const Need& nd) {
   if (rt.controls.DL_LAYOUT_COPY == "never" || b.layout != Layout::aos() || b.host_replaced ||
       !rt.pinned(nd.mem).empty())

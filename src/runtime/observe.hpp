@@ -43,7 +43,9 @@ inline void mark_content(Runtime& rt, std::initializer_list<Use> uses, bool sure
       rt.touched(u.mem, u.writes);
     if (u.writes || u.fill >= 0) rt.gathered_written(u.mem);
     if (u.replaces && u.writes && u.fill < 0 && u.lo == 0)
-      if (BufferState* b = rt.buffer(u.mem); b && u.hi >= b->size) b->host_replaced = true;
+      if (BufferState* b = rt.buffer(u.mem);
+          b && (b->annotated || b->layout_copied) && u.hi >= b->size)
+        b->host_replaced = true;
   }
 }
 

@@ -254,10 +254,12 @@ struct BufferState {
   bool undefined = false;
   bool uniform = false;
   unsigned char uniform_byte = 0;
-  /// The host has replaced every byte of it (a write or a map invalidating it whole): such
-  /// a buffer is converted in place rather than read through a layout copy, so that later
-  /// whole writes land converted (uploads.cpp).
+  /// The host has replaced every byte of it (a write or a map invalidating it whole) after
+  /// a launch converted it or read a copy of it: it is rewritten between launches, so it is
+  /// converted in place rather than read through a layout copy, and later whole writes land
+  /// converted (uploads.cpp).
   bool host_replaced = false;
+  bool layout_copied = false;  // a launch has read a layout copy of it (gathers.cpp)
   std::shared_ptr<BufferStats> stats;
 };
 
