@@ -72,6 +72,26 @@ void drop(GatheredCopy& g) {
   release(g.built);
   g.copy = nullptr;
   g.built = nullptr;
+  g.valid = false;  // nothing left to read again
+}
+
+/// Room for a new copy of `bytes` on `d` for entry `c` (Runtime::make_room, counted in
+/// `ks`'s stats); why not, or empty.
+std::string room(Runtime& rt, KernelState& ks, cl_device_id d, std::size_t bytes,
+                 const GatheredCopy& c) {
+  const int freed = rt.make_room(d, bytes, &c);
+  if (freed < 0)
+    return fmt::format(
+        "its copy of {} bytes would take DL's copies on this device past DL_COPY_BUDGET ({} "
+        "bytes)",
+        bytes, rt.copy_budget(d));
+  if (freed > 0)
+    log().debug(
+        "kernel {}: freed {} kept copies no launch could read again, for a copy of {} "
+        "bytes",
+        ks.name, freed, bytes);
+  ks.stats->copies_freed += static_cast<std::uint64_t>(freed);
+  return {};
 }
 
 }  // namespace
@@ -114,6 +134,55 @@ void Runtime::maps_gone(cl_program p) {
     return true;
   };
   gathered.erase(std::remove_if(gathered.begin(), gathered.end(), gone), gathered.end());
+}
+
+std::size_t Runtime::copy_budget(cl_device_id d) {
+  if (auto it = copy_budgets.find(d); it != copy_budgets.end()) return it->second;
+  std::size_t budget = static_cast<std::size_t>(controls.DL_COPY_BUDGET);
+  if (budget == 0) {
+    cl_ulong global = 0;
+    budget = real().clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global,
+                                    nullptr) == CL_SUCCESS &&
+                     global > 0
+                 ? static_cast<std::size_t>(global / 4)
+                 : SIZE_MAX;  // unknown: no bound
+  }
+  copy_budgets[d] = budget;
+  return budget;
+}
+
+namespace {
+
+/// The bytes of the copies on `d` that stay (valid ones, `self` aside), and of those that
+/// may be freed.
+std::pair<std::size_t, std::size_t> copies_held(const Runtime& rt, cl_device_id d,
+                                                const GatheredCopy* self) {
+  std::size_t kept = 0, stale = 0;
+  for (const GatheredCopy& g : rt.gathered)
+    if (g.copy && g.device == d && &g != self) (g.valid ? kept : stale) += g.bytes;
+  return {kept, stale};
+}
+
+}  // namespace
+
+bool Runtime::copy_fits(cl_device_id d, std::size_t bytes, const GatheredCopy* self) {
+  const std::size_t budget = copy_budget(d);
+  return bytes <= budget && copies_held(*this, d, self).first <= budget - bytes;
+}
+
+int Runtime::make_room(cl_device_id d, std::size_t bytes, const GatheredCopy* self) {
+  if (!copy_fits(d, bytes, self)) return -1;
+  const std::size_t budget = copy_budget(d);
+  auto [kept, stale] = copies_held(*this, d, self);
+  int freed = 0;
+  for (GatheredCopy& g : gathered) {
+    if (kept + stale <= budget - bytes) break;
+    if (!g.copy || g.device != d || &g == self || g.valid) continue;
+    stale -= g.bytes;
+    drop(g);
+    ++freed;
+  }
+  return freed;
 }
 
 std::vector<GatherUse> gather_needs(Runtime& rt, const KernelState& ks, std::string& why) {
@@ -232,6 +301,8 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
       if (!c.copy || c.bytes != u.bytes || c.queue != q || !qi.in_order) {
         if (c.bytes != u.bytes) c.gather_ns = 0;  // another size: measured again
         drop(c);
+        if (std::string e = room(rt, ks, qi.device, u.bytes, c); !e.empty())
+          return fmt::format("the gather {}: {}", format_gather(ga), e);
         cl_int err = CL_SUCCESS;
         if (!rt.controls.fault("alloc"))
           c.copy = real().clCreateBuffer(qi.context, CL_MEM_READ_WRITE, u.bytes, nullptr, &err);
@@ -241,6 +312,7 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
               u.bytes,
               rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
         c.bytes = u.bytes;
+        c.device = qi.device;
       }
       c.valid = false;
       rt.order_after_conversions(u.x, q, w);
@@ -349,6 +421,8 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     // As for a gather: a copy launches on other queues may still read gets a new buffer.
     if (!c.copy || c.bytes != bytes || c.queue != q || !qi.in_order) {
       drop(c);
+      if (std::string e = room(rt, ks, qi.device, bytes, c); !e.empty())
+        return fmt::format("{}: {}", what, e);
       cl_int err = CL_SUCCESS;
       if (!rt.controls.fault("alloc"))
         c.copy = real().clCreateBuffer(qi.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
@@ -357,6 +431,7 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
             "{}: allocating {} bytes failed ({})", what, bytes,
             rt.controls.fault("alloc") ? "forced by DL_FAULT=alloc" : std::to_string(err));
       c.bytes = bytes;
+      c.device = qi.device;
     }
     c.valid = false;
     // An ordinary buffer may have been converted back to AoS on another queue (a host

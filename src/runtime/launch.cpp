@@ -155,24 +155,26 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
   return shape;
 }
 
-/// Whether a kernel that only reads ordinary buffer `b` (AoS, pinned by nothing) reads it
-/// from a layout copy in nd.to rather than converting it in place: the copy is one pass
-/// (the tiled transpose or the block transposes, Marshaler::copies_tiled) where the
-/// conversion in place takes more (a temporary, or several steps) or is refused, and it
-/// stays valid until a command may write the buffer (DL_LAYOUT_COPY=never: in place). A
+/// Whether a kernel that only reads ordinary buffer `b` (AoS, pinned by nothing: the
+/// caller asked) reads it from a layout copy in nd.to rather than converting it in place:
+/// the copy is one pass (the tiled transpose or the block transposes,
+/// Marshaler::copies_tiled) where the conversion in place takes more (a temporary, or
+/// several steps) or is refused, it fits DL_COPY_BUDGET, and it stays valid until a
+/// command may write the buffer (DL_LAYOUT_COPY=never: in place). A
 /// buffer the host replaces whole between launches converts in place: its next whole
 /// writes then land in the layout (uploads.cpp), where a copy would be made again after
 /// each.
 bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, const Need& nd) {
-  if (rt.controls.DL_LAYOUT_COPY == "never" || b.layout != Layout::aos() || b.host_replaced ||
-      !rt.pinned(nd.mem).empty())
+  if (rt.controls.DL_LAYOUT_COPY == "never" || b.layout != Layout::aos() || b.host_replaced)
     return false;
   // One made before and still valid is read again without planning.
   for (const GatheredCopy& c : rt.gathered)
     if (c.host && c.valid && c.x == nd.mem && c.layout == nd.to && c.n == nd.n &&
         c.record == *nd.rec)
       return true;
+  // A new one must fit DL_COPY_BUDGET beside the copies that stay.
   const QueueInfo qi = rt.queue(q);
+  if (!rt.copy_fits(qi.device, b.size)) return false;
   Marshaler* m = rt.marshaler(qi.context, qi.device);
   if (!m || !m->copies_tiled(*nd.rec, nd.n, Layout::aos(), nd.to)) return false;
   const Plan p = m->plan(*nd.rec, nd.n, Layout::aos(), nd.to, rt.algorithm);
@@ -354,13 +356,13 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     if (BufferState* b = rt.buffer(nd.mem); b->layout != nd.to || b->n != nd.n ||
                                             (b->layout != Layout::aos() && b->record != *nd.rec)) {
       const bool host = rt.host_visible(nd.mem);
-      nd.copy = nd.read_only && (host || layout_copy_pays(rt, l.queue, *b, nd));
-      if (std::string p = rt.pinned(nd.mem, nd.copy && host); !p.empty()) {
+      if (std::string p = rt.pinned(nd.mem, host && nd.read_only); !p.empty()) {
         why = fmt::format(
             "argument {}: {}{}", nd.arg, p,
             host && !nd.read_only ? " that the kernel may write (not annotated const)" : "");
         return {};
       }
+      nd.copy = nd.read_only && (host || layout_copy_pays(rt, l.queue, *b, nd));
     }
   return out;
 }

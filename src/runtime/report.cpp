@@ -182,6 +182,9 @@ void Runtime::summary() {
                    "(%.3f ms), %llu read again\n",
                    (unsigned long long)k->host_copies, k->host_copy_ns / 1e6,
                    (unsigned long long)k->host_copies_reused);
+    if (k->copies_freed)
+      std::fprintf(stderr, "[dl]     kept copies freed to make room (DL_COPY_BUDGET): %llu\n",
+                   (unsigned long long)k->copies_freed);
     for (const auto& why : k->fallback_reasons)
       std::fprintf(stderr, "[dl]     untransformed: %s\n", why.c_str());
     if (k->kept_aos || !k->policy.empty())
@@ -250,6 +253,7 @@ void Runtime::write_outputs() {
                     {"host_copies", s->host_copies},
                     {"host_copies_reused", s->host_copies_reused},
                     {"host_copy_ns", s->host_copy_ns},
+                    {"copies_freed", s->copies_freed},
                     {"device_ns", s->device_ns}});
     }
     r["policy"] = policy_report();

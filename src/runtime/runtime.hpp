@@ -116,8 +116,9 @@ struct KernelStats {
   std::uint64_t host_copies = 0;                  // layout copies of host-visible memory made
   std::uint64_t host_copies_reused = 0;           // ... read again (DL_HOST_PTR=keep)
   std::uint64_t host_copy_ns = 0;                 // their device time
-  std::string policy;                             // the controller's last decision and its numbers
-  std::string offsets;  // the width of the transformed kernel's offsets, and why
+  std::uint64_t copies_freed = 0;  // kept copies no launch could read again, freed for room
+  std::string policy;              // the controller's last decision and its numbers
+  std::string offsets;             // the width of the transformed kernel's offsets, and why
   std::uint64_t device_ns = 0;
   std::set<std::string> fallback_reasons;
 };
@@ -214,6 +215,7 @@ struct GatheredCopy {
   Layout layout = Layout::aos();
   std::size_t n = 0;
   Record record;
+  cl_device_id device = nullptr;  // whose memory `copy` counts against (DL_COPY_BUDGET)
 };
 
 /// A command that touched a buffer. `event` may be null for the last command of an
@@ -401,6 +403,15 @@ class Runtime {
   /// made go, so that no copy outlives the program whose function made it (a later
   /// program could get its handle).
   void maps_gone(cl_program p);
+  /// Bytes the kept copies (`gathered`) may hold on device `d` together (DL_COPY_BUDGET).
+  std::size_t copy_budget(cl_device_id d);
+  std::map<cl_device_id, std::size_t> copy_budgets;
+  /// Whether a new copy of `bytes` on `d` fits the budget once the copies no launch can
+  /// read again (not valid) are freed; `self`, the entry it is for, does not count.
+  bool copy_fits(cl_device_id d, std::size_t bytes, const GatheredCopy* self = nullptr);
+  /// Frees such copies on `d`, the first made first, until `bytes` more fit; how many it
+  /// freed, or -1 when they do not fit even so (then it frees none).
+  int make_room(cl_device_id d, std::size_t bytes, const GatheredCopy* self);
   void set_content(BufferState& root, bool undefined, bool uniform, unsigned char byte = 0);
   std::size_t content_marked = 0;  // roots with a mark (0: the hooks skip all this)
 

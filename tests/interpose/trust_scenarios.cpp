@@ -422,6 +422,35 @@ void read_only_commands(Ctx& c) {
   cl.clReleaseKernel(advance);
 }
 
+/// Three ordinary buffers of 48,000 bytes read by a `const` argument into DA (a layout
+/// copy each, by default): a, b, a again, a write of one record into a, then x and a.
+/// Under DL_COPY_BUDGET=60000 only one copy fits: b converts in place beside a's copy, x's
+/// copy takes the room of a's once the write made it stale, and a then converts in place.
+void read_only_budget(Ctx& c) {
+  auto va = make_particles(N, 50), vb = make_particles(N, 51), vx = make_particles(N, 52);
+  cl_mem a = buffer(c, va), b = buffer(c, vb), x = buffer(c, vx);
+  cl_mem out = plain(c, N * sizeof(float));
+  cl_kernel weigh = kernel(c, "weigh_da");
+  const int n = N;
+  auto weigh_it = [&](cl_mem m) {
+    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh, N);
+    read_floats(c, out, N);
+  };
+  weigh_it(a);
+  weigh_it(b);
+  weigh_it(a);
+  const Particle q = make_particles(1, 53)[0];
+  CHECK(cl.clEnqueueWriteBuffer(c.queue, a, CL_TRUE, 7 * sizeof(Particle), sizeof q, &q, 0, nullptr,
+                                nullptr));
+  weigh_it(x);
+  weigh_it(a);
+  for (cl_mem m : {a, b, x}) read_all(c, m, N);
+  CHECK(cl.clFinish(c.queue));
+  for (cl_mem m : {a, b, x, out}) cl.clReleaseMemObject(m);
+  cl.clReleaseKernel(weigh);
+}
+
 /// Two const-annotated arguments of one launch over overlapping bytes: the parent and a
 /// sub-buffer at record 8, then two overlapping sub-buffers.
 void overlapping_const_arguments(Ctx& c) {
@@ -682,6 +711,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["host_visible_const"] = host_visible_const;
   s["host_visible_commands"] = host_visible_commands;
   s["read_only_commands"] = read_only_commands;
+  s["read_only_budget"] = read_only_budget;
   s["shared_readonly_threads"] = shared_readonly_threads;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;

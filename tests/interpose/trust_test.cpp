@@ -82,6 +82,11 @@ TEST_P(Trust, HostVisibleConstArgumentsReadCopies) {
   expect_same("host_visible_const", f);
   EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
   EXPECT_NE(f.log.find("its copy in ASTA"), std::string::npos) << f.log;
+  // A copy past DL_COPY_BUDGET is not made either.
+  Result b = run("host_visible_const", GetParam(), "DL_COPY_BUDGET=1000");
+  expect_same("host_visible_const", b);
+  EXPECT_EQ(total(b, "host_copies"), 0u) << b.log;
+  EXPECT_NE(b.log.find("past DL_COPY_BUDGET (1000 bytes)"), std::string::npos) << b.log;
 }
 
 TEST_P(Trust, HostVisibleCopiesKeptUntilACommandWrites) {
@@ -128,6 +133,34 @@ TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
   expect_same("read_only_commands", f);
   EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
   EXPECT_NE(f.log.find("(read only): its copy in DA"), std::string::npos) << f.log;
+}
+
+TEST_P(Trust, LayoutCopiesKeepToTheirBudget) {
+  // By default a copy for each of the 5 launches but the third (a's, read again).
+  Result r = run("read_only_budget", GetParam());
+  expect_same("read_only_budget", r);
+  const auto* k = kernel(r, "weigh_da");
+  ASSERT_NE(k, nullptr) << r.log;
+  EXPECT_EQ((*k)["transformed_launches"], 5) << r.log;
+  EXPECT_EQ((*k)["host_copies"], 4) << r.log;
+  EXPECT_EQ((*k)["copies_freed"], 0) << r.log;
+  // Room for one copy: a's, read again; b in place; x's in the room of a's stale copy;
+  // then a in place.
+  Result one = run("read_only_budget", GetParam(), "DL_COPY_BUDGET=60000");
+  expect_same("read_only_budget", one);
+  k = kernel(one, "weigh_da");
+  ASSERT_NE(k, nullptr) << one.log;
+  EXPECT_EQ((*k)["transformed_launches"], 5) << one.log;
+  EXPECT_EQ((*k)["host_copies"], 2) << one.log;
+  EXPECT_EQ((*k)["host_copies_reused"], 1) << one.log;
+  EXPECT_EQ((*k)["copies_freed"], 1) << one.log;
+  // Room for none: every launch converts in place.
+  Result none = run("read_only_budget", GetParam(), "DL_COPY_BUDGET=1000");
+  expect_same("read_only_budget", none);
+  k = kernel(none, "weigh_da");
+  ASSERT_NE(k, nullptr) << none.log;
+  EXPECT_EQ((*k)["transformed_launches"], 5) << none.log;
+  EXPECT_EQ((*k)["host_copies"], 0) << none.log;
 }
 
 TEST_P(Trust, OverlappingConstArguments) {
