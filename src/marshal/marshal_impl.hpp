@@ -259,6 +259,8 @@ cl_int add_gather(Job& job, cl_mem src, std::uint64_t src_base, cl_mem index,
                   std::uint64_t index_base, const GatherShape& shape, std::string* err);
 /// Whether add_copy_kernel takes `from` -> `to` with the tiled transpose (AoS <-> DA, a
 /// record within the local budget), which also converts a part of an array.
+bool tiled_transpose_takes(const Record& rec, const DeviceLimits& lim, const MarshalOptions& opt,
+                           const Layout& from, const Layout& to);
 bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to);
 /// One out-of-place kernel from `src` (base in units) to the job's buffer: the tiled
 /// transpose for AoS <-> DA, the generic map copy otherwise. Records [lo, lo + count)
@@ -312,6 +314,7 @@ std::optional<BlockShape> block_copy_shape(const Record& rec, std::size_t n, con
 /// Whether OutOfPlace and enqueue_copy move from -> to through the block transposes: a
 /// shape above whose matrices hold at least 16 records and 16 slots, 512 in all.
 bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to);
+bool block_copy_takes(const BlockShape& s, std::size_t n);
 /// Units of one block of B x B elements of z units in local memory: B rows at the stride
 /// kernels/tile_square.cl gives them (congruent to z modulo 32 where z < 32); the blocks
 /// of kernels/tile_oop.cl alike.

@@ -77,9 +77,7 @@ bool Marshaler::copies_tiled(const Record& rec, std::size_t n, const Layout& fro
     return detail::block_copy_takes(rec, n, from, to);
   if (!from.tiled() || !to.tiled()) return false;
   const Layout f = detail::canonical(from, n), t = detail::canonical(to, n);
-  const bool aos_da = (f.kind == LayoutKind::AoS && t.kind == LayoutKind::DA) ||
-                      (f.kind == LayoutKind::DA && t.kind == LayoutKind::AoS);
-  return (aos_da && rec.size() + 16 <= detail::tile_local_budget(impl_->lim, impl_->opt)) ||
+  return detail::tiled_transpose_takes(rec, impl_->lim, impl_->opt, f, t) ||
          detail::block_copy_takes(rec, n, f, t);
 }
 

@@ -9,12 +9,17 @@
 
 namespace dl::detail {
 
-bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to) {
+bool tiled_transpose_takes(const Record& rec, const DeviceLimits& lim, const MarshalOptions& opt,
+                           const Layout& from, const Layout& to) {
   // The tiled transpose stages whole records in local memory: a record larger than the
   // budget (a swap's plane of rows, hundreds of KiB) takes the map copy.
   return ((from.kind == LayoutKind::AoS && to.kind == LayoutKind::DA) ||
           (from.kind == LayoutKind::DA && to.kind == LayoutKind::AoS)) &&
-         job.rec.size() + 16 <= tile_local_budget(job.m.lim, job.m.opt);
+         rec.size() + 16 <= tile_local_budget(lim, opt);
+}
+
+bool tiled_transpose_takes(const Job& job, const Layout& from, const Layout& to) {
+  return tiled_transpose_takes(job.rec, job.m.lim, job.m.opt, from, to);
 }
 
 namespace {
@@ -60,7 +65,7 @@ bool add_block_copy(Job& job, cl_mem src, std::uint64_t src_base, std::uint64_t 
                     std::string* err) {
   // SWAP has no other way out of place: its blocks take a chunk's short last tile too.
   const std::optional<BlockShape> sh = block_copy_shape(job.rec, n, from, to);
-  if (!sh || (!sh->swap && !block_copy_takes(job.rec, n, from, to))) return false;
+  if (!sh || (!sh->swap && !block_copy_takes(*sh, n))) return false;
   const bool forward = sh->forward;
   const std::size_t z = job.rec.slots()[0].size / job.unit, T = sh->T, M = sh->M, D = sh->D;
   const std::size_t w = std::min(T, n);
@@ -146,14 +151,17 @@ std::optional<BlockShape> block_copy_shape(const Record& rec, std::size_t n, con
   return s;
 }
 
-bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to) {
-  const std::optional<BlockShape> s = block_copy_shape(rec, n, from, to);
-  if (!s) return false;
+bool block_copy_takes(const BlockShape& s, std::size_t n) {
   // Smaller matrices take the map copy: on the H200, 1 GiB of tiles of 16-64 records of
   // 2-32 floats, the blocks ran 0.15-0.91 times its speed below these bounds, 1.07-1.66
   // times above (bench/results/h200/oop-blocks.json). (SWAP: its two views instead.)
-  const std::size_t w = std::min(s->T, n);
-  return std::min(w, s->D) >= 16 && w * s->D >= 512;
+  const std::size_t w = std::min(s.T, n);
+  return std::min(w, s.D) >= 16 && w * s.D >= 512;
+}
+
+bool block_copy_takes(const Record& rec, std::size_t n, const Layout& from, const Layout& to) {
+  const std::optional<BlockShape> s = block_copy_shape(rec, n, from, to);
+  return s && block_copy_takes(*s, n);
 }
 
 cl_int add_copy_kernel(Job& job, cl_mem src, std::uint64_t src_base, const Layout& from,
