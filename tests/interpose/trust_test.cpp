@@ -6,7 +6,19 @@
 
 namespace {
 
-class Trust : public ::testing::TestWithParam<std::string> {};
+class Trust : public ::testing::TestWithParam<std::string> {
+ protected:
+  /// Runs `scenario` under `env`: the native bytes, and kernel `name`'s counters `want`
+  /// in DL's report.
+  void expect_kernel(const std::string& scenario, const std::string& env, const char* name,
+                     std::initializer_list<std::pair<const char*, int>> want) {
+    Result r = run(scenario, GetParam(), env);
+    expect_same(scenario, r);
+    const auto* k = kernel(r, name);
+    ASSERT_NE(k, nullptr) << r.log;
+    for (const auto& [key, value] : want) EXPECT_EQ((*k)[key], value) << key << "\n" << r.log;
+  }
+};
 
 TEST_P(Trust, ConditionalParametersBindByTheCompilersView) {
   Result r = run("conditional_parameters", GetParam());
@@ -93,19 +105,10 @@ TEST_P(Trust, HostVisibleCopiesKeptUntilACommandWrites) {
   // 9 launches of weigh: a copy made at every launch by default; under DL_HOST_PTR=keep
   // made at the first, read again right after a launch (twice), made again after each of
   // the map, write, fill, copy, kernel and sub-buffer kernel.
-  Result r = run("host_visible_commands", GetParam());
-  expect_same("host_visible_commands", r);
-  const auto* k = kernel(r, "weigh");
-  ASSERT_NE(k, nullptr) << r.log;
-  EXPECT_EQ((*k)["host_copies"], 9) << r.log;
-  EXPECT_EQ((*k)["host_copies_reused"], 0) << r.log;
-  Result kept = run("host_visible_commands", GetParam(), "DL_HOST_PTR=keep");
-  expect_same("host_visible_commands", kept);
-  k = kernel(kept, "weigh");
-  ASSERT_NE(k, nullptr) << kept.log;
-  EXPECT_EQ((*k)["host_copies"], 7) << kept.log;
-  EXPECT_EQ((*k)["host_copies_reused"], 2) << kept.log;
-  EXPECT_EQ((*k)["transformed_launches"], 9) << kept.log;
+  expect_kernel("host_visible_commands", "", "weigh",
+                {{"host_copies", 9}, {"host_copies_reused", 0}});
+  expect_kernel("host_visible_commands", "DL_HOST_PTR=keep", "weigh",
+                {{"host_copies", 7}, {"host_copies_reused", 2}, {"transformed_launches", 9}});
 }
 
 TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
@@ -114,20 +117,11 @@ TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
   // the host read (twice), made again after each of the map, write, fill, copy and
   // sub-buffer kernel (6 in all); after the kernel that writes the buffer (converting it
   // in place), the last two launches read it in place.
-  Result r = run("read_only_commands", GetParam());
-  expect_same("read_only_commands", r);
-  const auto* k = kernel(r, "weigh_da");
-  ASSERT_NE(k, nullptr) << r.log;
-  EXPECT_EQ((*k)["transformed_launches"], 10) << r.log;
-  EXPECT_EQ((*k)["host_copies"], 6) << r.log;
-  EXPECT_EQ((*k)["host_copies_reused"], 2) << r.log;
+  expect_kernel("read_only_commands", "", "weigh_da",
+                {{"transformed_launches", 10}, {"host_copies", 6}, {"host_copies_reused", 2}});
   // In place (DL_LAYOUT_COPY=never): the same bytes, no copies.
-  Result never = run("read_only_commands", GetParam(), "DL_LAYOUT_COPY=never");
-  expect_same("read_only_commands", never);
-  k = kernel(never, "weigh_da");
-  ASSERT_NE(k, nullptr) << never.log;
-  EXPECT_EQ((*k)["host_copies"], 0) << never.log;
-  EXPECT_EQ((*k)["transformed_launches"], 10) << never.log;
+  expect_kernel("read_only_commands", "DL_LAYOUT_COPY=never", "weigh_da",
+                {{"host_copies", 0}, {"transformed_launches", 10}});
   // A copy that cannot be allocated: the application's kernel, the same bytes.
   Result f = run("read_only_commands", GetParam(), "DL_FAULT=alloc");
   expect_same("read_only_commands", f);
@@ -137,30 +131,18 @@ TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
 
 TEST_P(Trust, LayoutCopiesKeepToTheirBudget) {
   // By default a copy for each of the 5 launches but the third (a's, read again).
-  Result r = run("read_only_budget", GetParam());
-  expect_same("read_only_budget", r);
-  const auto* k = kernel(r, "weigh_da");
-  ASSERT_NE(k, nullptr) << r.log;
-  EXPECT_EQ((*k)["transformed_launches"], 5) << r.log;
-  EXPECT_EQ((*k)["host_copies"], 4) << r.log;
-  EXPECT_EQ((*k)["copies_freed"], 0) << r.log;
+  expect_kernel("read_only_budget", "", "weigh_da",
+                {{"transformed_launches", 5}, {"host_copies", 4}, {"copies_freed", 0}});
   // Room for one copy: a's, read again; b in place; x's in the room of a's stale copy;
   // then a in place.
-  Result one = run("read_only_budget", GetParam(), "DL_COPY_BUDGET=60000");
-  expect_same("read_only_budget", one);
-  k = kernel(one, "weigh_da");
-  ASSERT_NE(k, nullptr) << one.log;
-  EXPECT_EQ((*k)["transformed_launches"], 5) << one.log;
-  EXPECT_EQ((*k)["host_copies"], 2) << one.log;
-  EXPECT_EQ((*k)["host_copies_reused"], 1) << one.log;
-  EXPECT_EQ((*k)["copies_freed"], 1) << one.log;
+  expect_kernel("read_only_budget", "DL_COPY_BUDGET=60000", "weigh_da",
+                {{"transformed_launches", 5},
+                 {"host_copies", 2},
+                 {"host_copies_reused", 1},
+                 {"copies_freed", 1}});
   // Room for none: every launch converts in place.
-  Result none = run("read_only_budget", GetParam(), "DL_COPY_BUDGET=1000");
-  expect_same("read_only_budget", none);
-  k = kernel(none, "weigh_da");
-  ASSERT_NE(k, nullptr) << none.log;
-  EXPECT_EQ((*k)["transformed_launches"], 5) << none.log;
-  EXPECT_EQ((*k)["host_copies"], 0) << none.log;
+  expect_kernel("read_only_budget", "DL_COPY_BUDGET=1000", "weigh_da",
+                {{"transformed_launches", 5}, {"host_copies", 0}});
 }
 
 TEST_P(Trust, OverlappingConstArguments) {
