@@ -163,22 +163,31 @@ std::pair<const Record*, std::uint64_t> shape_of(ProgramState& ps, const BufferA
 /// command may write the buffer (DL_LAYOUT_COPY=never: in place). A
 /// buffer the host replaces whole between launches converts in place: its next whole
 /// writes then land in the layout (uploads.cpp), where a copy would be made again after
-/// each.
-bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, const Need& nd) {
+/// each. `planned`: the buffers whose new copies the launch makes already, and their
+/// bytes (a new one here adds its own; one already there is the same copy).
+bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, const Need& nd,
+                      std::vector<std::pair<cl_mem, std::size_t>>& planned) {
   if (rt.controls.DL_LAYOUT_COPY == "never" || b.layout != Layout::aos() || b.host_replaced)
     return false;
+  std::size_t bytes = 0;
+  for (const auto& [m, size] : planned) {
+    if (m == nd.mem) return true;
+    bytes += size;
+  }
   // One made before and still valid is read again without planning.
   for (const GatheredCopy& c : rt.gathered)
     if (c.host && c.valid && c.x == nd.mem && c.layout == nd.to && c.n == nd.n &&
         c.record == *nd.rec)
       return true;
-  // A new one must fit DL_COPY_BUDGET beside the copies that stay.
+  // A new one must fit DL_COPY_BUDGET beside the copies that stay and the launch's others.
   const QueueInfo qi = rt.queue(q);
-  if (!rt.copy_fits(qi.device, b.size)) return false;
+  if (!rt.copy_fits(qi.device, b.size + bytes)) return false;
   Marshaler* m = rt.marshaler(qi.context, qi.device);
   if (!m || !m->copies_tiled(*nd.rec, nd.n, Layout::aos(), nd.to)) return false;
   const Plan p = m->plan(*nd.rec, nd.n, Layout::aos(), nd.to, rt.algorithm);
-  return !p.ok || p.bytes_moved > 2 * nd.n * nd.rec->size();
+  if (p.ok && p.bytes_moved <= 2 * nd.n * nd.rec->size()) return false;
+  planned.emplace_back(nd.mem, b.size);
+  return true;
 }
 
 /// What the transformed kernel needs; empty `why` on success.
@@ -348,6 +357,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
     why = std::move(a);
     return {};
   }
+  std::vector<std::pair<cl_mem, std::size_t>> planned;  // the new layout copies so far
   for (Need& nd : out)
     // Any conversion (another layout, n or record: a flat array read with another length)
     // rewrites the buffer's bytes, which a pinned buffer must keep. Host-visible memory the
@@ -362,7 +372,7 @@ std::vector<Need> needs(Runtime& rt, const KernelState& ks, const Launch& l, std
             host && !nd.read_only ? " that the kernel may write (not annotated const)" : "");
         return {};
       }
-      nd.copy = nd.read_only && (host || layout_copy_pays(rt, l.queue, *b, nd));
+      nd.copy = nd.read_only && (host || layout_copy_pays(rt, l.queue, *b, nd, planned));
     }
   return out;
 }

@@ -125,6 +125,16 @@ __kernel void weigh_da(__global const particle* p, int n, __global float* out) {
   out[i] = MASS(p, n, n, i) * (float)(ID(p, n, n, i) & 15) + VEL(p, n, n, i).z;
 }
 
+// Two arrays as discrete arrays.
+//DL: AoS: const a[n] -> DA AOS2DA_particle, const b[n] -> DA AOS2DA_particle
+//DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
+__kernel void weigh2_da(__global const particle* a, __global const particle* b, int n,
+                        __global float* out) {
+  size_t i = get_global_id(0);
+  if (i >= (size_t)n) return;
+  out[i] = MASS(a, n, n, i) - MASS(b, n, n, i) * 0.5f;
+}
+
 //DL: AoS: const a[n] AOS2ASTA_particle, const b[n] AOS2ASTA_particle
 //DL: record particle 48 16 float4:pos@0 float4:vel@16 float:mass@32 int:id@36
 __kernel void weigh2(__global const particle* a, __global const particle* b, int n,

@@ -451,6 +451,25 @@ void read_only_budget(Ctx& c) {
   cl.clReleaseKernel(weigh);
 }
 
+/// Two ordinary buffers read by one launch into DA (weigh2_da), twice: under
+/// DL_COPY_BUDGET=60000 the first argument's copy fits, the second's not beside it.
+void read_only_budget_pair(Ctx& c) {
+  auto va = make_particles(N, 54), vb = make_particles(N, 55);
+  cl_mem a = buffer(c, va), b = buffer(c, vb);
+  cl_mem out = plain(c, N * sizeof(float));
+  cl_kernel weigh = kernel(c, "weigh2_da");
+  const int n = N;
+  for (int i = 0; i < 2; ++i) {
+    set_args(weigh, {{sizeof a, &a}, {sizeof b, &b}, {sizeof n, &n}, {sizeof out, &out}});
+    launch(c, weigh, N);
+    read_floats(c, out, N);
+  }
+  for (cl_mem m : {a, b}) read_all(c, m, N);
+  CHECK(cl.clFinish(c.queue));
+  for (cl_mem m : {a, b, out}) cl.clReleaseMemObject(m);
+  cl.clReleaseKernel(weigh);
+}
+
 /// Two const-annotated arguments of one launch over overlapping bytes: the parent and a
 /// sub-buffer at record 8, then two overlapping sub-buffers.
 void overlapping_const_arguments(Ctx& c) {
@@ -712,6 +731,7 @@ void add_trust_scenarios(Scenarios& s) {
   s["host_visible_commands"] = host_visible_commands;
   s["read_only_commands"] = read_only_commands;
   s["read_only_budget"] = read_only_budget;
+  s["read_only_budget_pair"] = read_only_budget_pair;
   s["shared_readonly_threads"] = shared_readonly_threads;
   s["overlapping_const_arguments"] = overlapping_const_arguments;
   s["aliases_through_subbuffers"] = aliases_through_subbuffers;

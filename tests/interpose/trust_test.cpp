@@ -143,6 +143,15 @@ TEST_P(Trust, LayoutCopiesKeepToTheirBudget) {
   // Room for none: every launch converts in place.
   expect_kernel("read_only_budget", "DL_COPY_BUDGET=1000", "weigh_da",
                 {{"transformed_launches", 5}, {"host_copies", 0}});
+  // One launch, two read-only arguments: both copied by default; with room for one, the
+  // first argument's copy is made (and read again), the second converts in place.
+  expect_kernel("read_only_budget_pair", "", "weigh2_da",
+                {{"transformed_launches", 2}, {"host_copies", 2}, {"host_copies_reused", 2}});
+  expect_kernel("read_only_budget_pair", "DL_COPY_BUDGET=60000", "weigh2_da",
+                {{"transformed_launches", 2},
+                 {"fallbacks", 0},
+                 {"host_copies", 1},
+                 {"host_copies_reused", 1}});
 }
 
 TEST_P(Trust, OverlappingConstArguments) {
