@@ -171,9 +171,9 @@ bool Runtime::copy_fits(cl_device_id d, std::size_t bytes, const GatheredCopy* s
 }
 
 int Runtime::make_room(cl_device_id d, std::size_t bytes, const GatheredCopy* self) {
-  if (!copy_fits(d, bytes, self)) return -1;
   const std::size_t budget = copy_budget(d);
   auto [kept, stale] = copies_held(*this, d, self);
+  if (bytes > budget || kept > budget - bytes) return -1;  // as copy_fits
   int freed = 0;
   for (GatheredCopy& g : gathered) {
     if (kept + stale <= budget - bytes) break;
@@ -368,10 +368,6 @@ std::string gather_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
 
 namespace {
 
-bool is_copy_of(const GatheredCopy& c, const HostCopyUse& u) {
-  return c.host && c.x == u.x && c.layout == u.to && c.n == u.n && c.record == *u.rec;
-}
-
 /// The DL builds of `ks` read `m` as the arguments `at`; why not, or empty.
 std::string set_copy_args(const KernelState& ks, const std::vector<cl_uint>& at, cl_mem m) {
   for (cl_uint a : at)
@@ -381,6 +377,11 @@ std::string set_copy_args(const KernelState& ks, const std::vector<cl_uint>& at,
 }
 
 }  // namespace
+
+bool is_layout_copy(const GatheredCopy& c, cl_mem x, const Layout& to, std::size_t n,
+                    const Record& rec) {
+  return c.host && c.x == x && c.layout == to && c.n == n && c.record == rec;
+}
 
 std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
                         const std::vector<HostCopyUse>& uses, WaitList& w, Spans& spans) {
@@ -395,8 +396,9 @@ std::string host_copies(Runtime& rt, KernelState& ks, cl_command_queue q,
     const bool host = rt.host_visible(u.x);
     const std::string what = fmt::format("argument {} ({}): its copy in {}", u.arg,
                                          host ? "host-visible memory" : "read only", u.to.str());
-    auto it = std::find_if(rt.gathered.begin(), rt.gathered.end(),
-                           [&](const GatheredCopy& c) { return is_copy_of(c, u); });
+    auto it = std::find_if(rt.gathered.begin(), rt.gathered.end(), [&](const GatheredCopy& c) {
+      return is_layout_copy(c, u.x, u.to, u.n, *u.rec);
+    });
     if (it == rt.gathered.end()) {
       GatheredCopy c;
       c.host = true;

@@ -46,6 +46,10 @@ struct HostCopyUse {
   std::string arg;          // for messages
 };
 
+/// Whether `c` is the layout copy of x's n records of `rec` in `to` (valid or not).
+bool is_layout_copy(const GatheredCopy& c, cl_mem x, const Layout& to, std::size_t n,
+                    const Record& rec);
+
 /// Makes the copies `uses` needs on `q` (after `w`, which then holds them) and passes
 /// them to the DL builds of `ks` in place of the host-visible buffers; `spans` gets each
 /// copy's first and last command, retained (the controller counts them with the launch;

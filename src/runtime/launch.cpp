@@ -176,9 +176,7 @@ bool layout_copy_pays(Runtime& rt, cl_command_queue q, const BufferState& b, con
   }
   // One made before and still valid is read again without planning.
   for (const GatheredCopy& c : rt.gathered)
-    if (c.host && c.valid && c.x == nd.mem && c.layout == nd.to && c.n == nd.n &&
-        c.record == *nd.rec)
-      return true;
+    if (c.valid && is_layout_copy(c, nd.mem, nd.to, nd.n, *nd.rec)) return true;
   // A new one must fit DL_COPY_BUDGET beside the copies that stay and the launch's others.
   const QueueInfo qi = rt.queue(q);
   if (!rt.copy_fits(qi.device, b.size + bytes)) return false;
