@@ -18,6 +18,15 @@ class Trust : public ::testing::TestWithParam<std::string> {
     ASSERT_NE(k, nullptr) << r.log;
     for (const auto& [key, value] : want) EXPECT_EQ((*k)[key], value) << key << "\n" << r.log;
   }
+  /// Runs `scenario` under `env` where DL makes no layout copy: the native bytes, no
+  /// copies, and `reason` in the log.
+  void expect_no_copies(const std::string& scenario, const std::string& env,
+                        const std::string& reason) {
+    Result r = run(scenario, GetParam(), env);
+    expect_same(scenario, r);
+    EXPECT_EQ(total(r, "host_copies"), 0u) << r.log;
+    EXPECT_NE(r.log.find(reason), std::string::npos) << r.log;
+  }
 };
 
 TEST_P(Trust, ConditionalParametersBindByTheCompilersView) {
@@ -90,15 +99,9 @@ TEST_P(Trust, HostVisibleConstArgumentsReadCopies) {
   EXPECT_EQ(total(r, "fallbacks"), 1u) << r.log;  // advance writes it
   EXPECT_NE(r.log.find("not annotated const"), std::string::npos) << r.log;
   // A copy that cannot be allocated: the original kernels, the same bytes.
-  Result f = run("host_visible_const", GetParam(), "DL_FAULT=alloc");
-  expect_same("host_visible_const", f);
-  EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
-  EXPECT_NE(f.log.find("its copy in ASTA"), std::string::npos) << f.log;
+  expect_no_copies("host_visible_const", "DL_FAULT=alloc", "its copy in ASTA");
   // A copy past DL_COPY_BUDGET is not made either.
-  Result b = run("host_visible_const", GetParam(), "DL_COPY_BUDGET=1000");
-  expect_same("host_visible_const", b);
-  EXPECT_EQ(total(b, "host_copies"), 0u) << b.log;
-  EXPECT_NE(b.log.find("past DL_COPY_BUDGET (1000 bytes)"), std::string::npos) << b.log;
+  expect_no_copies("host_visible_const", "DL_COPY_BUDGET=1000", "past DL_COPY_BUDGET (1000 bytes)");
 }
 
 TEST_P(Trust, HostVisibleCopiesKeptUntilACommandWrites) {
@@ -123,10 +126,7 @@ TEST_P(Trust, ReadOnlyBufferCopiesKeptUntilACommandWrites) {
   expect_kernel("read_only_commands", "DL_LAYOUT_COPY=never", "weigh_da",
                 {{"host_copies", 0}, {"transformed_launches", 10}});
   // A copy that cannot be allocated: the application's kernel, the same bytes.
-  Result f = run("read_only_commands", GetParam(), "DL_FAULT=alloc");
-  expect_same("read_only_commands", f);
-  EXPECT_EQ(total(f, "host_copies"), 0u) << f.log;
-  EXPECT_NE(f.log.find("(read only): its copy in DA"), std::string::npos) << f.log;
+  expect_no_copies("read_only_commands", "DL_FAULT=alloc", "(read only): its copy in DA");
 }
 
 TEST_P(Trust, LayoutCopiesKeepToTheirBudget) {
