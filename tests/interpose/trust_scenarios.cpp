@@ -325,6 +325,14 @@ void host_visible_const(Ctx& c) {
   cl.clReleaseKernel(sums);
 }
 
+/// One launch of a weighing kernel `k` (m, n, out) over N work-items, and the read of its
+/// N results.
+void weigh_once(Ctx& c, cl_kernel k, cl_mem m, int n, cl_mem out) {
+  set_args(k, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
+  launch(c, k, N);
+  read_floats(c, out, N);
+}
+
 /// The commands that may write `m` without a kernel, each followed by `then()`: a map for
 /// writing, a write of one record (seeded `seed`), a fill, a copy of a record from `other`.
 void writing_commands(Ctx& c, cl_mem m, cl_mem other, unsigned seed,
@@ -360,11 +368,7 @@ void host_visible_commands(Ctx& c) {
   cl_mem out = plain(c, N * sizeof(float));
   cl_kernel weigh = kernel(c, "weigh"), advance = kernel(c, "advance");
   const int n = N;
-  auto weigh_it = [&] {
-    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
-    launch(c, weigh, N);
-    read_floats(c, out, N);
-  };
+  auto weigh_it = [&] { weigh_once(c, weigh, m, n, out); };
   weigh_it();
   weigh_it();  // nothing changed: the copy is read again
   cl_mem other = buffer(c, make_particles(N, 44));
@@ -396,11 +400,7 @@ void read_only_commands(Ctx& c) {
   cl_mem out = plain(c, N * sizeof(float));
   cl_kernel weigh = kernel(c, "weigh_da"), advance = kernel(c, "advance");
   const int n = N;
-  auto weigh_it = [&] {
-    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
-    launch(c, weigh, N);
-    read_floats(c, out, N);
-  };
+  auto weigh_it = [&] { weigh_once(c, weigh, m, n, out); };
   weigh_it();
   weigh_it();  // nothing changed: the copy is read again
   read_all(c, m, N);
@@ -432,11 +432,7 @@ void read_only_budget(Ctx& c) {
   cl_mem out = plain(c, N * sizeof(float));
   cl_kernel weigh = kernel(c, "weigh_da");
   const int n = N;
-  auto weigh_it = [&](cl_mem m) {
-    set_args(weigh, {{sizeof m, &m}, {sizeof n, &n}, {sizeof out, &out}});
-    launch(c, weigh, N);
-    read_floats(c, out, N);
-  };
+  auto weigh_it = [&](cl_mem m) { weigh_once(c, weigh, m, n, out); };
   weigh_it(a);
   weigh_it(b);
   weigh_it(a);
